@@ -1,0 +1,130 @@
+"""The two interfaces everything else is written against: a puzzle's rules and an encoding.
+
+A *puzzle* owns its file format, its independent checker, its generator and its
+picture. An *encoding* states one puzzle for one solver. The harness (``bench``)
+times ``Encoding.build`` and ``Encoding.solve`` separately and hands every
+answer to the puzzle's own ``verify``, which never imports an encoding.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+# Statuses an encoding may return; the harness adds ``wrong`` (checker refused the
+# answer) and ``memout``/``timeout``/``error`` for runs it had to stop.
+SOLVED = "solved"
+INFEASIBLE = "infeasible"
+TIMEOUT = "timeout"
+MEMOUT = "memout"
+ERROR = "error"
+WRONG = "wrong"
+STATUSES = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR, WRONG)
+
+
+class InstanceError(ValueError):
+    """Bad input: the CLI prints ``str(err)`` as one line and exits with code 2."""
+
+    def __init__(self, source: str, message: str, line: int | None = None):
+        self.source, self.message, self.line = source, message, line
+        where = f"{source}:{line}" if line is not None else source
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a run may use. ``time_limit_s`` is what is left for the solve step."""
+
+    time_limit_s: float | None = None
+    seed: int = 0
+    threads: int = 1
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModelSize:
+    """Size of the built model: variables and constraints (clauses for CNF)."""
+
+    n_vars: int
+    n_constraints: int
+
+
+@dataclass
+class Outcome:
+    """What a solve returns. ``solution`` is in the puzzle's JSON solution form."""
+
+    status: str
+    solution: dict[str, Any] | None = None
+    counters: dict[str, float] = field(default_factory=dict)
+    message: str = ""
+
+
+class Encoding(ABC):
+    """One formulation of one (or several) puzzles for one solver.
+
+    Subclasses live one per file in ``models/<puzzle>/encodings/``; the registry
+    finds them by scanning, so adding an encoding touches one new file.
+    ``options`` are per-encoding solver options from a suite (e.g. a SAT back end).
+    """
+
+    name: ClassVar[str]
+    puzzles: ClassVar[tuple[str, ...]]
+    solver: ClassVar[str]
+    #: a non-solver reference algorithm (never claims ``infeasible`` unless it proves it)
+    reference: ClassVar[bool] = False
+    #: the option values a suite may sweep, e.g. {"backend": ("cadical153", "glucose4")}
+    option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+
+    def __init__(self, options: Mapping[str, Any] | None = None):
+        self.options = dict(options or {})
+        unknown = set(self.options) - set(self.option_choices)
+        if unknown:
+            raise ValueError(f"encoding {self.name}: unknown option(s) {sorted(unknown)}")
+        for key, value in self.options.items():
+            if value not in self.option_choices[key]:
+                raise ValueError(
+                    f"encoding {self.name}: option {key}={value!r} not one of "
+                    f"{list(self.option_choices[key])}"
+                )
+
+    def option(self, key: str) -> Any:
+        """The chosen value of an option, or its default (the first choice)."""
+        return self.options.get(key, self.option_choices[key][0])
+
+    @classmethod
+    @abstractmethod
+    def solver_version(cls) -> str:
+        """Version string of the solver library (recorded with every run)."""
+
+    @abstractmethod
+    def build(self, instance: Any, limits: Limits) -> ModelSize:
+        """Build the model for ``instance``; timed as build_s."""
+
+    @abstractmethod
+    def solve(self, limits: Limits) -> Outcome:
+        """Solve the model built last; timed as solve_s. Honour the time limit."""
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A puzzle's rules. Every function here is independent of every encoding."""
+
+    name: str
+    #: (text, source) -> instance; raises InstanceError naming source and line
+    parse: Callable[[str, str], Any]
+    #: instance -> file text (parse(format(x)) == x)
+    format: Callable[[Any], str]
+    #: (instance, solution) -> None if the solution is right, else the first problem found
+    verify: Callable[[Any, Any], str | None]
+    #: (rows, cols, seed, **params) -> instance, deterministic for a seed
+    generate: Callable[..., Any]
+    #: (instance, solution or None) -> matplotlib Figure
+    draw: Callable[[Any, Any], Any]
+    #: (instance, solution or None) -> the board as text for a terminal
+    render: Callable[[Any, Any], str]
+    #: instance -> size label such as "10x10"
+    size_of: Callable[[Any], str]
+    #: text -> [(first line number, entry text)] for collection files (PATH#N)
+    split: Callable[[str], list[tuple[int, str]]] = lambda text: [(1, text)]

@@ -1,0 +1,181 @@
+"""Finds puzzles and encodings by scanning the package, and loads instances by spec.
+
+A puzzle is a package ``models/<name>/`` exposing ``PUZZLE``; an encoding is any
+``Encoding`` subclass defined in ``models/<pkg>/encodings/<file>.py``. Extra modules
+(test stand-ins, plugins) are imported from the comma-separated environment variable
+``PUZZLE_BENCH_PLUGINS``, so forked runs see them too.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import models
+from models.base import Encoding, InstanceError, Puzzle
+
+PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
+GENERATED_PREFIX = "gen:"
+
+
+class UsageError(ValueError):
+    """An unknown puzzle, encoding or option: exit code 2 like bad input."""
+
+
+@cache
+def puzzles() -> dict[str, Puzzle]:
+    found: dict[str, Puzzle] = {}
+    for info in pkgutil.iter_modules(models.__path__):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"models.{info.name}")
+        puzzle = getattr(module, "PUZZLE", None)
+        if isinstance(puzzle, Puzzle):
+            found[puzzle.name] = puzzle
+    return dict(sorted(found.items()))
+
+
+def _encoding_modules() -> list[str]:
+    names = []
+    for info in pkgutil.iter_modules(models.__path__):
+        pkg_dir = Path(models.__path__[0]) / info.name / "encodings"
+        if info.ispkg and pkg_dir.is_dir():
+            for sub in pkgutil.iter_modules([str(pkg_dir)]):
+                names.append(f"models.{info.name}.encodings.{sub.name}")
+    names += [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+    return names
+
+
+@cache
+def encodings() -> dict[str, dict[str, type[Encoding]]]:
+    """puzzle -> encoding name -> class, for every puzzle (possibly empty)."""
+    table: dict[str, dict[str, type[Encoding]]] = {name: {} for name in puzzles()}
+    for module_name in _encoding_modules():
+        module = importlib.import_module(module_name)
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, Encoding) and not inspect.isabstract(cls) and cls.__module__ == module.__name__:
+                for puzzle in cls.puzzles:
+                    table.setdefault(puzzle, {})[cls.name] = cls
+    return {p: dict(sorted(encs.items())) for p, encs in table.items()}
+
+
+def get_puzzle(name: str) -> Puzzle:
+    try:
+        return puzzles()[name]
+    except KeyError:
+        raise UsageError(f"unknown puzzle {name!r} (known: {', '.join(puzzles())})") from None
+
+
+def get_encoding(puzzle: str, name: str) -> type[Encoding]:
+    get_puzzle(puzzle)
+    known = encodings().get(puzzle, {})
+    if name not in known:
+        raise UsageError(
+            f"unknown encoding {name!r} for puzzle {puzzle!r} (known: {', '.join(known) or 'none'})"
+        )
+    return known[name]
+
+
+@dataclass(frozen=True)
+class LoadedInstance:
+    puzzle: str
+    spec: str  # how the instance was named: a path, PATH#N, or gen:...
+    instance: Any
+    size: str
+
+
+def guess_puzzle(path: str) -> str | None:
+    """The puzzle named by a folder on the path (``instances/numberlink/x.txt``)."""
+    for part in reversed(Path(path).parts[:-1]):
+        if part in puzzles():
+            return part
+    return None
+
+
+def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
+    """Load ``PATH``, ``PATH#N`` (N-th entry of a collection, from 1) or a generator spec.
+
+    Generator specs read ``gen:PUZZLE:ROWSxCOLS:SEED[:key=value,...]``.
+    """
+    if spec.startswith(GENERATED_PREFIX):
+        return _generate(spec)
+    path, _, index_text = spec.partition("#")
+    puzzle = puzzle or guess_puzzle(path)
+    if puzzle is None:
+        raise UsageError(f"{path}: cannot tell the puzzle from the path; give --puzzle")
+    rules = get_puzzle(puzzle)
+    file = Path(path)
+    if not file.is_file():
+        raise InstanceError(path, "no such file")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InstanceError(path, f"cannot read: {err}") from None
+    if not text.strip():
+        raise InstanceError(path, "empty file")
+    entries = rules.split(text)
+    if index_text:
+        if not index_text.isdigit() or int(index_text) < 1:
+            raise InstanceError(spec, f"entry number must be a positive integer, got {index_text!r}")
+        index = int(index_text)
+        if index > len(entries):
+            raise InstanceError(spec, f"entry {index} out of range (the file holds {len(entries)})")
+        first_line, entry = entries[index - 1]
+    else:
+        if len(entries) != 1:
+            raise InstanceError(path, f"holds {len(entries)} puzzles; name one as {path}#N")
+        first_line, entry = entries[0]
+    instance = _parse_at(rules, entry, spec, first_line)
+    return LoadedInstance(puzzle, spec, instance, rules.size_of(instance))
+
+
+def _parse_at(rules: Puzzle, text: str, source: str, first_line: int) -> Any:
+    """Parse one entry, shifting the line numbers of errors to the file's lines."""
+    try:
+        return rules.parse(text, source)
+    except InstanceError as err:
+        line = None if err.line is None else err.line + first_line - 1
+        raise InstanceError(source, err.message, line) from None
+
+
+def generated_spec(puzzle: str, rows: int, cols: int, seed: int, **params: Any) -> str:
+    extra = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+    return f"{GENERATED_PREFIX}{puzzle}:{rows}x{cols}:{seed}" + (f":{extra}" if extra else "")
+
+
+def _generate(spec: str) -> LoadedInstance:
+    parts = spec[len(GENERATED_PREFIX) :].split(":")
+    if len(parts) not in (3, 4):
+        raise UsageError(f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]")
+    puzzle, size, seed_text = parts[:3]
+    rules = get_puzzle(puzzle)
+    try:
+        rows, cols = (int(x) for x in size.lower().split("x"))
+        seed = int(seed_text)
+        params = {}
+        if len(parts) == 4 and parts[3]:
+            for item in parts[3].split(","):
+                key, value = item.split("=")
+                params[key] = _number_or_text(value)
+    except ValueError:
+        raise UsageError(f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]") from None
+    try:
+        instance = rules.generate(rows, cols, seed, **params)
+    except (ValueError, TypeError) as err:
+        raise UsageError(f"{spec}: {err}") from None
+    return LoadedInstance(puzzle, spec, instance, rules.size_of(instance))
+
+
+def _number_or_text(value: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
