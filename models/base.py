@@ -128,3 +128,8 @@ class Puzzle:
     size_of: Callable[[Any], str]
     #: text -> [(first line number, entry text)] for collection files (PATH#N)
     split: Callable[[str], list[tuple[int, str]]] = lambda text: [(1, text)]
+    #: instance specs (paths relative to the repo root, or gen:...) that every encoding of
+    #: this puzzle solves in about a second: the conformance test runs them all
+    tiny: tuple[str, ...] = ()
+    #: specs with no solution that complete encodings prove infeasible in about a second
+    tiny_infeasible: tuple[str, ...] = ()
