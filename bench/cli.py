@@ -1,0 +1,76 @@
+"""Command-line entry: one module per command under ``bench/commands``.
+
+Bad input of any kind (a malformed file, an unknown puzzle, encoding or run id, a
+broken suite) is reported as one line on stderr with exit code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from models.base import InstanceError
+from models.registry import UsageError
+
+#: command name -> module in bench.commands; each module has add_arguments(parser) and main(args)
+COMMANDS = {
+    "list": "list_cmd",
+    "solve": "solve",
+    "run": "run",
+    "results": "results",
+    "report": "report",
+    "compare": "compare",
+    "baseline": "baseline",
+}
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class BenchUsageError(Exception):
+    """Raised by commands for bad input; printed as one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own usage errors: one line, exit 2
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m bench", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, module_name in COMMANDS.items():
+        module = _command_module(module_name)
+        if module is None:
+            continue
+        command = sub.add_parser(
+            name,
+            help=(module.__doc__ or "").strip().splitlines()[0],
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(command)
+        command.set_defaults(handler=module.main)
+    return parser
+
+
+def _command_module(module_name: str):
+    try:
+        return importlib.import_module(f"bench.commands.{module_name}")
+    except ModuleNotFoundError as err:
+        if err.name == f"bench.commands.{module_name}":
+            return None  # command not built yet
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except (InstanceError, UsageError, BenchUsageError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,39 @@
+"""List the puzzles, their encodings and the shipped suites."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rich.console import Console
+from rich.table import Table
+
+from bench.suites_dir import suite_names
+from models import registry
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print the contract's JSON form")
+
+
+def main(args: argparse.Namespace) -> int:
+    table = registry.encodings()
+    if args.json:
+        doc = {
+            "puzzles": {p: {"encodings": list(encs)} for p, encs in table.items()},
+            "suites": suite_names(),
+        }
+        print(json.dumps(doc))
+        return 0
+    out = Table(title="puzzles and encodings")
+    for column in ("puzzle", "encoding", "solver", "version", "options"):
+        out.add_column(column)
+    for puzzle, encs in table.items():
+        for name, cls in encs.items():
+            kind = f"{cls.solver} (reference)" if cls.reference else cls.solver
+            options = "; ".join(f"{k}: {'|'.join(map(str, v))}" for k, v in cls.option_choices.items())
+            out.add_row(puzzle, name, kind, cls.solver_version(), options)
+    console = Console()
+    console.print(out)
+    console.print("suites: " + ", ".join(suite_names()))
+    return 0

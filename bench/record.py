@@ -1,0 +1,79 @@
+"""The one record type. Every column of the store, the DataFrame and every export comes from here.
+
+Add a field here and it appears everywhere; nothing else lists columns by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+
+@dataclass
+class RunRecord:
+    """One run: one encoding on one instance with one seed, thread count and repeat."""
+
+    run_id: str = ""
+    started_at: str = ""  # ISO-8601 UTC, when this single run started
+    suite: str = ""
+    case: str = ""  # the suite case that planned the run
+    puzzle: str = ""
+    instance: str = ""  # PATH, PATH#N or gen:... spec
+    size: str = ""
+    encoding: str = ""
+    options: dict[str, Any] = field(default_factory=dict)  # per-encoding solver options
+    solver: str = ""
+    solver_version: str = ""
+    encoding_hash: str = ""  # hash of the encoding's source files
+    repeat: int = 0
+    seed: int = 0
+    threads: int = 1
+    time_limit_s: float | None = None
+    memory_limit_mb: float | None = None
+    status: str = ""
+    verified: bool = False
+    build_s: float | None = None
+    solve_s: float | None = None
+    wall_s: float | None = None
+    cpu_s: float | None = None
+    peak_rss_mb: float | None = None
+    overhead_s: float | None = None  # wall_s - build_s - solve_s: the harness's own cost
+    n_vars: int | None = None
+    n_constraints: int | None = None
+    counters: dict[str, float] = field(default_factory=dict)
+    error: str = ""
+    host: str = ""
+    solution: dict[str, Any] | None = None  # kept when small enough to store (pictures)
+
+    def to_row(self) -> dict[str, Any]:
+        """Flat values for storage: dicts become JSON text."""
+        row = asdict(self)
+        for name in JSON_FIELDS:
+            row[name] = None if row[name] is None else json.dumps(row[name], sort_keys=True)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict[str, Any]) -> RunRecord:
+        values = {f: row[f] for f in FIELD_NAMES if f in row}
+        for name in JSON_FIELDS:
+            if isinstance(values.get(name), str):
+                values[name] = json.loads(values[name])
+        if "verified" in values:
+            values["verified"] = bool(values["verified"])
+        return cls(**values)
+
+
+FIELD_NAMES: tuple[str, ...] = tuple(f.name for f in fields(RunRecord))
+JSON_FIELDS: tuple[str, ...] = ("options", "counters", "solution")
+#: fields that identify a planned run within a sweep (resume skips these when stored)
+KEY_FIELDS: tuple[str, ...] = (
+    "case",
+    "puzzle",
+    "instance",
+    "encoding",
+    "options",
+    "seed",
+    "threads",
+    "repeat",
+)

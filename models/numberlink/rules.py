@@ -1,0 +1,150 @@
+"""Numberlink boards: the instance type, parsing of both file forms, and formatting.
+
+Two forms are read, told apart automatically:
+
+* the *integer* form (the seed's ``numberlink01``): whitespace-separated integers,
+  ``0`` = empty, every number > 0 exactly twice. Labels are the numbers in decimal
+  (``"07"`` is label ``"7"``), so ``format`` writes them back without padding.
+* the *letter* form (Flow Free / numberlink-gym): one row per line, ``.`` empty, any
+  other non-blank character an endpoint, each exactly twice.
+
+A file is in the integer form when some line holds several whitespace-separated
+tokens or every token is an integer; otherwise it is in the letter form. That way a
+stray letter in an integer grid is reported as a non-integer token rather than
+silently switching forms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from models.base import InstanceError
+
+INTEGER = "integer"
+LETTER = "letter"
+_INT = re.compile(r"[+-]?\d+")
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Board:
+    """A Numberlink board: ``cells[r][c]`` is the endpoint label there or ``None``."""
+
+    rows: int
+    cols: int
+    cells: tuple[tuple[str | None, ...], ...]
+    form: str = INTEGER
+
+    @cached_property
+    def ends(self) -> dict[str, tuple[Cell, Cell]]:
+        """label -> (first end, second end) in reading order; labels sorted naturally."""
+        found: dict[str, list[Cell]] = {}
+        for r, row in enumerate(self.cells):
+            for c, label in enumerate(row):
+                if label is not None:
+                    found.setdefault(label, []).append((r, c))
+        return {k: (found[k][0], found[k][1]) for k in sorted(found, key=label_key)}
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.ends)
+
+    def neighbours(self, r: int, c: int) -> list[Cell]:
+        out = []
+        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            rr, cc = r + dr, c + dc
+            if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                out.append((rr, cc))
+        return out
+
+
+def label_key(label: str) -> tuple[int, int, str]:
+    """Numbers sort numerically, other labels by their text."""
+    return (0, int(label), "") if label.isdigit() else (1, 0, label)
+
+
+def parse(text: str, source: str = "<text>") -> Board:
+    """Parse either form; raise InstanceError naming source, line and problem."""
+    lines = [(i, line.rstrip()) for i, line in enumerate(text.splitlines(), start=1)]
+    lines = [(i, line) for i, line in lines if line.strip()]
+    if not lines:
+        raise InstanceError(source, "empty board")
+    tokens = [(i, line.split()) for i, line in lines]
+    integer_form = any(len(t) > 1 for _, t in tokens) or all(
+        _INT.fullmatch(tok) for _, t in tokens for tok in t
+    )
+    if integer_form:
+        rows, where, form = _integer_rows(tokens, source), [i for i, _ in tokens], INTEGER
+    else:
+        rows, where, form = _letter_rows(tokens, source), [i for i, _ in tokens], LETTER
+    width = len(rows[0])
+    for line_no, row in zip(where, rows):
+        if len(row) != width:
+            raise InstanceError(
+                source, f"ragged rows: this row has {len(row)} cells, the first has {width}", line_no
+            )
+    seen: dict[str, list[int]] = {}
+    for line_no, row in zip(where, rows):
+        for label in row:
+            if label is not None:
+                seen.setdefault(label, []).append(line_no)
+    if not seen:
+        raise InstanceError(source, "no endpoints on the board")
+    for label in sorted(seen, key=label_key):
+        count = len(seen[label])
+        if count != 2:
+            name = f"number {label}" if form == INTEGER else f"letter {label!r}"
+            times = "once" if count == 1 else f"{count} times"
+            raise InstanceError(
+                source, f"{name} appears {times} (each must appear exactly twice)", seen[label][-1]
+            )
+    return Board(len(rows), width, tuple(tuple(r) for r in rows), form)
+
+
+def _integer_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list[str | None]]:
+    rows = []
+    for line_no, toks in tokens:
+        row: list[str | None] = []
+        for tok in toks:
+            if not _INT.fullmatch(tok):
+                raise InstanceError(source, f"non-integer token {tok!r}", line_no)
+            value = int(tok)
+            if value < 0:
+                raise InstanceError(source, f"negative number {tok!r}", line_no)
+            row.append(str(value) if value else None)
+        rows.append(row)
+    return rows
+
+
+def _letter_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list[str | None]]:
+    rows = []
+    for _line_no, toks in tokens:
+        (word,) = toks  # the form test guarantees one token per line
+        rows.append([None if ch == "." else ch for ch in word])
+    return rows
+
+
+def format_board(board: Board) -> str:
+    """The board in the form it was read in (parse(format(b)) == b)."""
+    if board.form == LETTER:
+        return "".join("".join(x or "." for x in row) + "\n" for row in board.cells)
+    width = max(len(x) for row in board.cells for x in row if x is not None)
+    return "".join(" ".join((x or "0").rjust(width) for x in row) + "\n" for row in board.cells)
+
+
+def size_of(board: Board) -> str:
+    return f"{board.rows}x{board.cols}"
+
+
+def letter_labels(count: int) -> list[str]:
+    """Labels for the letter form: A-Z, a-z, digits, then other printable characters."""
+    alphabet = [chr(x) for x in range(ord("A"), ord("Z") + 1)]
+    alphabet += [chr(x) for x in range(ord("a"), ord("z") + 1)]
+    alphabet += [str(d) for d in range(10)]
+    alphabet += [ch for ch in "!$%&*+=?@^~<>/|" if ch != "."]
+    if count > len(alphabet):
+        raise ValueError(f"the letter form holds at most {len(alphabet)} pairs")
+    return alphabet[:count]
