@@ -73,7 +73,9 @@ class Measurement:
 
 def run_isolated(task: RunTask) -> Measurement:
     """Fork, run ``task`` in the child, measure, kill on overrun, verify; never raises for the run's faults."""
-    loaded = registry.load_instance(task.instance, task.puzzle)  # bad input raises here, in the parent
+    loaded = registry.load_instance(
+        task.instance, task.puzzle
+    )  # bad input raises here, in the parent
     encoding_cls = registry.get_encoding(task.puzzle, task.encoding)
     encoding_cls(task.options)  # unknown options raise here, in the parent
     read_fd, write_fd = os.pipe()
@@ -134,7 +136,9 @@ def _run_encoding(task: RunTask, instance: Any) -> dict[str, Any]:
     encoding = registry.get_encoding(task.puzzle, task.encoding)(task.options)
     report: dict[str, Any] = {}
     t0 = time.perf_counter()
-    size = encoding.build(instance, Limits(task.time_limit_s, task.seed, task.threads, task.options))
+    size = encoding.build(
+        instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
+    )
     t1 = time.perf_counter()
     report.update(build_s=t1 - t0, n_vars=size.n_vars, n_constraints=size.n_constraints)
     remaining = None if task.time_limit_s is None else max(0.001, task.time_limit_s - (t1 - t0))
@@ -186,7 +190,10 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         if os.WIFSIGNALED(wait_status):
             sig = os.WTERMSIG(wait_status)
             return Measurement(ERROR, error=f"run died from signal {signal.Signals(sig).name}")
-        return Measurement(ERROR, error=f"run exited with code {os.waitstatus_to_exitcode(wait_status)} and no report")
+        return Measurement(
+            ERROR,
+            error=f"run exited with code {os.waitstatus_to_exitcode(wait_status)} and no report",
+        )
     try:
         report = pickle.loads(payload)
     except Exception as err:
@@ -222,7 +229,8 @@ def _group_rss_mb(pid: int) -> float:
         try:
             status = Path(f"/proc/{current}/status").read_text()
             total_kb += next(
-                (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")), 0
+                (int(line.split()[1]) for line in status.splitlines() if line.startswith("VmRSS:")),
+                0,
             )
             children = Path(f"/proc/{current}/task/{current}/children").read_text().split()
             stack.extend(int(c) for c in children)
@@ -235,4 +243,3 @@ def _short_traceback(err: BaseException) -> str:
     lines = traceback.format_exception(type(err), err, err.__traceback__)
     text = "".join(lines[-6:]).strip()
     return f"{type(err).__name__}: {err}\n{text}"[:4000]
-

@@ -59,7 +59,11 @@ def encodings() -> dict[str, dict[str, type[Encoding]]]:
     for module_name in _encoding_modules():
         module = importlib.import_module(module_name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, Encoding) and not inspect.isabstract(cls) and cls.__module__ == module.__name__:
+            if (
+                issubclass(cls, Encoding)
+                and not inspect.isabstract(cls)
+                and cls.__module__ == module.__name__
+            ):
                 for puzzle in cls.puzzles:
                     table.setdefault(puzzle, {})[cls.name] = cls
     return {p: dict(sorted(encs.items())) for p, encs in table.items()}
@@ -122,7 +126,9 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
     entries = rules.split(text)
     if index_text:
         if not index_text.isdigit() or int(index_text) < 1:
-            raise InstanceError(spec, f"entry number must be a positive integer, got {index_text!r}")
+            raise InstanceError(
+                spec, f"entry number must be a positive integer, got {index_text!r}"
+            )
         index = int(index_text)
         if index > len(entries):
             raise InstanceError(spec, f"entry {index} out of range (the file holds {len(entries)})")
@@ -164,7 +170,9 @@ def _generate(spec: str) -> LoadedInstance:
                 key, value = item.split("=")
                 params[key] = _number_or_text(value)
     except ValueError:
-        raise UsageError(f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]") from None
+        raise UsageError(
+            f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]"
+        ) from None
     try:
         instance = rules.generate(rows, cols, seed, **params)
     except (ValueError, TypeError) as err:

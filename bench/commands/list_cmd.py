@@ -31,7 +31,9 @@ def main(args: argparse.Namespace) -> int:
     for puzzle, encs in table.items():
         for name, cls in encs.items():
             kind = f"{cls.solver} (reference)" if cls.reference else cls.solver
-            options = "; ".join(f"{k}: {'|'.join(map(str, v))}" for k, v in cls.option_choices.items())
+            options = "; ".join(
+                f"{k}: {'|'.join(map(str, v))}" for k, v in cls.option_choices.items()
+            )
             out.add_row(puzzle, name, kind, cls.solver_version(), options)
     console = Console()
     console.print(out)

@@ -17,7 +17,9 @@ from models.base import INFEASIBLE, SOLVED
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("instance", help="a puzzle file, PATH#N for the N-th of a collection, or gen:...")
+    parser.add_argument(
+        "instance", help="a puzzle file, PATH#N for the N-th of a collection, or gen:..."
+    )
     parser.add_argument("--puzzle", help="puzzle id (guessed from an instances/<puzzle>/ path)")
     parser.add_argument("--encoding", required=True, help="encoding name (see `bench list`)")
     parser.add_argument("--time-limit", type=float, default=None, metavar="S", help="seconds")
@@ -25,10 +27,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument(
-        "--option", action="append", default=[], metavar="KEY=VALUE", help="encoding option (repeatable)"
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="encoding option (repeatable)",
     )
-    parser.add_argument("--json", action="store_true", help="print one JSON object (the contract's form)")
-    parser.add_argument("--draw", metavar="FILE.png", help="save a picture of the board and its solution")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object (the contract's form)"
+    )
+    parser.add_argument(
+        "--draw", metavar="FILE.png", help="save a picture of the board and its solution"
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -75,7 +85,11 @@ def main(args: argparse.Namespace) -> int:
             print(rules.render(loaded.instance, result.solution))
         times = ", ".join(
             f"{label} {value:.3f} s"
-            for label, value in (("build", result.build_s), ("solve", result.solve_s), ("wall", result.wall_s))
+            for label, value in (
+                ("build", result.build_s),
+                ("solve", result.solve_s),
+                ("wall", result.wall_s),
+            )
             if value is not None
         )
         verified = " verified" if result.verified else ""

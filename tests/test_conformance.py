@@ -1,0 +1,47 @@
+"""Every registered encoding, on its puzzle's tiny instances, answered and checked through the harness.
+
+A new encoding is tested the day it is added: nothing here names an encoding.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.measure import RunTask, run_isolated
+from models import registry
+from models.base import INFEASIBLE, SOLVED, TIMEOUT
+
+LIMIT_S = 30.0
+
+
+def _cases(kind: str) -> list:
+    cases = []
+    for puzzle, rules in registry.puzzles().items():
+        for name in registry.encodings().get(puzzle, {}):
+            for spec in getattr(rules, kind):
+                cases.append(pytest.param(puzzle, name, spec, id=f"{puzzle}-{name}-{spec}"))
+    return cases
+
+
+def test_every_puzzle_has_tiny_instances_and_encodings() -> None:
+    for puzzle, rules in registry.puzzles().items():
+        assert rules.tiny, f"{puzzle} lists no tiny instances for the conformance test"
+        assert registry.encodings()[puzzle], f"{puzzle} has no encoding"
+
+
+@pytest.mark.parametrize(("puzzle", "encoding", "spec"), _cases("tiny"))
+def test_encoding_solves_tiny_instance(puzzle: str, encoding: str, spec: str) -> None:
+    result = run_isolated(RunTask(puzzle, spec, encoding, time_limit_s=LIMIT_S))
+    assert result.status == SOLVED, result.error
+    assert result.verified
+    assert result.build_s is not None and result.solve_s is not None
+    assert result.n_vars is not None and result.n_vars >= 0
+
+
+@pytest.mark.parametrize(("puzzle", "encoding", "spec"), _cases("tiny_infeasible"))
+def test_encoding_never_solves_infeasible_instance(puzzle: str, encoding: str, spec: str) -> None:
+    result = run_isolated(RunTask(puzzle, spec, encoding, time_limit_s=LIMIT_S))
+    cls = registry.get_encoding(puzzle, encoding)
+    allowed = {INFEASIBLE, TIMEOUT} if cls.reference else {INFEASIBLE}
+    assert result.status in allowed, result.error
+    assert result.solution is None
