@@ -13,6 +13,7 @@ Keep the forking parent single-threaded and solver-free.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
@@ -215,10 +216,8 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _group_rss_mb(pid: int) -> float:

@@ -62,7 +62,9 @@ def parse(text: str, source: str = "<text>") -> Board:
             try:
                 value = int(token)
             except ValueError:
-                raise InstanceError(source, f"board size {token!r} is not an integer", number)
+                raise InstanceError(
+                    source, f"board size {token!r} is not an integer", number
+                ) from None
             if value < 1:
                 raise InstanceError(source, f"board size {value} is below 1", number)
             sizes.append(value)

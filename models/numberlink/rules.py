@@ -81,13 +81,13 @@ def parse(text: str, source: str = "<text>") -> Board:
     else:
         rows, where, form = _letter_rows(tokens, source), [i for i, _ in tokens], LETTER
     width = len(rows[0])
-    for line_no, row in zip(where, rows):
+    for line_no, row in zip(where, rows, strict=True):
         if len(row) != width:
             raise InstanceError(
-                source, f"ragged rows: this row has {len(row)} cells, the first has {width}", line_no
+                source, f"ragged rows: {len(row)} cells here, {width} in the first row", line_no
             )
     seen: dict[str, list[int]] = {}
-    for line_no, row in zip(where, rows):
+    for line_no, row in zip(where, rows, strict=True):
         for label in row:
             if label is not None:
                 seen.setdefault(label, []).append(line_no)

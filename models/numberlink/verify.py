@@ -8,6 +8,7 @@ pair's end, and together cover the whole board.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from models.numberlink.rules import Board
@@ -33,7 +34,7 @@ def verify(board: Board, solution: Any, fill: bool = True) -> str | None:
         first, last = cells[0], cells[-1]
         if {first, last} != set(board.ends[label]) or len(cells) < 2:
             return f"path {label} must run from {board.ends[label][0]} to {board.ends[label][1]}"
-        for a, b in zip(cells, cells[1:]):
+        for a, b in itertools.pairwise(cells):
             if abs(a[0] - b[0]) + abs(a[1] - b[1]) != 1:
                 return f"path {label} jumps from {a} to {b} (not one orthogonal step)"
         for cell in cells:

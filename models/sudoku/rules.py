@@ -108,7 +108,9 @@ def _parse_grid(lines: list[tuple[int, str]], source: str, diagonal: bool) -> Su
         tokens = body.split()
         if len(tokens) != width:
             raise InstanceError(
-                source, f"ragged rows: this row has {len(tokens)} numbers, the first {width}", number
+                source,
+                f"ragged rows: this row has {len(tokens)} numbers, the first {width}",
+                number,
             )
         row = []
         for token in tokens:
@@ -127,9 +129,7 @@ def _parse_grid(lines: list[tuple[int, str]], source: str, diagonal: bool) -> Su
     for (number, _), row in zip(lines, rows):
         for value in row:
             if not 0 <= value <= width:
-                raise InstanceError(
-                    source, f"clue {value} outside 1..{width} (0 = empty)", number
-                )
+                raise InstanceError(source, f"clue {value} outside 1..{width} (0 = empty)", number)
     return SudokuInstance(order, tuple(rows), diagonal)
 
 
