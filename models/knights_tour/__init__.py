@@ -1,0 +1,30 @@
+"""The knight's tour: visit every square once by knight moves (and return, if closed)."""
+
+from models.base import Puzzle
+from models.knights_tour.draw import draw, render
+from models.knights_tour.generate import generate
+from models.knights_tour.rules import Board, format_board, parse, size_of
+from models.knights_tour.verify import verify
+
+__all__ = ["PUZZLE", "Board"]
+
+PUZZLE = Puzzle(
+    name="knights_tour",
+    parse=parse,
+    format=format_board,
+    verify=verify,
+    generate=generate,
+    draw=draw,
+    render=render,
+    size_of=size_of,
+    tiny=(
+        "instances/knights_tour/3x10.txt",
+        "instances/knights_tour/5x5-open.txt",
+        "instances/knights_tour/3x4-open.txt",
+    ),
+    tiny_infeasible=(
+        "instances/knights_tour/5x5.txt",
+        "instances/knights_tour/3x4.txt",
+        "instances/knights_tour/4x4.txt",
+    ),
+)

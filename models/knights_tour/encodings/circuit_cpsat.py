@@ -1,0 +1,103 @@
+"""``circuit-cpsat``: one Boolean per directed knight move, and CP-SAT's AddCircuit.
+
+Closed tours: the arcs are exactly the knight moves, with no self-loops (AddCircuit
+accepts a node skipped by its self-loop, which would let the circuit miss squares).
+Open tours: a dummy node with an arc to and from every square; the circuit through
+it is a Hamiltonian path between its two neighbours.
+
+Threads map to ``num_workers``: DESIGN's facts say one worker is faster on big
+boards here, and only one worker gives repeatable counters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+
+_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+
+
+class CircuitCpsat(Encoding):
+    name = "circuit-cpsat"
+    puzzles = ("knights_tour",)
+    solver = "cp-sat"
+
+    @classmethod
+    def solver_version(cls) -> str:
+        import ortools
+
+        return ortools.__version__
+
+    def build(self, instance: Any, limits: Limits) -> ModelSize:
+        rows, cols = instance.rows, instance.cols
+        n = rows * cols
+        self.rows, self.cols, self.closed = rows, cols, instance.closed
+        self.model = cp_model.CpModel()
+        self.arcs: list[tuple[int, int, Any]] = []
+        for r in range(rows):
+            for c in range(cols):
+                u = r * cols + c
+                for dr, dc in _MOVES:
+                    r2, c2 = r + dr, c + dc
+                    if 0 <= r2 < rows and 0 <= c2 < cols:
+                        self.arcs.append(
+                            (u, r2 * cols + c2, self.model.new_bool_var(f"a{u}_{r2}_{c2}"))
+                        )
+        if not instance.closed:
+            self.dummy = n
+            for u in range(n):
+                self.arcs.append((n, u, self.model.new_bool_var(f"s{u}")))
+                self.arcs.append((u, n, self.model.new_bool_var(f"e{u}")))
+        constraints = 1
+        if self.arcs:
+            self.model.add_circuit(self.arcs)
+        else:
+            self.model.add_bool_or([])  # a single square and no move back: no closed tour
+        if instance.closed and n > 1 and not self._all_connected(n):
+            # AddCircuit needs each node on some arc; a square without moves has no tour
+            self.model.add_bool_or([])
+            constraints += 1
+        return ModelSize(n_vars=len(self.arcs), n_constraints=constraints)
+
+    def _all_connected(self, n: int) -> bool:
+        touched = [False] * n
+        for u, v, _ in self.arcs:
+            touched[u] = touched[v] = True
+        return all(touched)
+
+    def solve(self, limits: Limits) -> Outcome:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = max(1, limits.threads)
+        solver.parameters.random_seed = limits.seed
+        if limits.time_limit_s is not None:
+            solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
+        status = solver.solve(self.model)
+        counters = {
+            "deterministic_time": solver.response_proto.deterministic_time,
+            "conflicts": solver.num_conflicts,
+            "branches": solver.num_branches,
+            "wall_time": solver.wall_time,
+        }
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return Outcome(SOLVED, {"tour": self._tour(solver)}, counters)
+        if status == cp_model.INFEASIBLE:
+            return Outcome(INFEASIBLE, None, counters)
+        if status == cp_model.MODEL_INVALID:
+            raise RuntimeError(f"CP-SAT says the model is invalid: {self.model.validate()}")
+        return Outcome(TIMEOUT, None, counters, message=solver.status_name(status))
+
+    def _tour(self, solver: cp_model.CpSolver) -> list[list[int]]:
+        n = self.rows * self.cols
+        succ = {}
+        for u, v, lit in self.arcs:
+            if solver.boolean_value(lit):
+                succ[u] = v
+        start = succ[self.dummy] if not self.closed else 0
+        order, u = [], start
+        for _ in range(n):
+            order.append([u // self.cols, u % self.cols])
+            u = succ[u]
+        return order
