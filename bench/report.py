@@ -1,0 +1,211 @@
+"""Render one or several runs into a Markdown file and a self-contained HTML page with charts.
+
+Reporting reads stored records only: it never imports a solver (the puzzle packages'
+rules are solver-free; encodings are never loaded here).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from bench import charts
+from bench.tables import ANSWERED, per_instance, size_cells, summary, with_config
+
+BOARDS_PER_PUZZLE = 2
+
+
+@dataclass
+class Section:
+    title: str
+    text: str = ""
+    table: pd.DataFrame | None = None
+    images: list[tuple[str, str]] = field(default_factory=list)  # (caption, png file name)
+
+
+def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str, Any]]) -> Path:
+    """Write report.md, report.html and the charts (PNG and SVG) into ``out_dir``; return the HTML path."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    runs = with_config(runs)
+    instances = per_instance(runs)
+    sections = [_overview(runs, environments), _summary_section(instances)]
+    for puzzle in sorted(instances["puzzle"].unique()):
+        sections.extend(_puzzle_sections(runs, instances, puzzle, out_dir))
+    (out_dir / "report.md").write_text(_markdown(sections))
+    html_path = out_dir / "report.html"
+    html_path.write_text(_html(sections, out_dir))
+    return html_path
+
+
+def _save(figure, out_dir: Path, stem: str) -> str:
+    figure.savefig(out_dir / f"{stem}.png", dpi=130, bbox_inches="tight")
+    figure.savefig(out_dir / f"{stem}.svg", bbox_inches="tight")
+    plt.close(figure)
+    return f"{stem}.png"
+
+
+def _overview(runs: pd.DataFrame, environments: list[dict[str, Any]]) -> Section:
+    lines = [
+        f"{len(runs)} runs, {runs['instance'].nunique()} instances, "
+        f"{runs['config'].nunique()} configurations; run ids: {', '.join(sorted(runs['run_id'].unique()))}.",
+        "Times are build + solve in seconds, medians over repeats and seeds; spreads are "
+        "interquartile ranges. PAR-2 counts an unanswered instance as twice the time limit.",
+    ]
+    for env in environments:
+        calibration = env.get("calibration_s")
+        lines.append(
+            f"- run `{env.get('run_id', '?')}`: {env.get('host', '?')}, {env.get('cpu_model', '?')}, "
+            f"{env.get('cores', '?')} cores, Python {env.get('python', '?')}, commit "
+            f"{str(env.get('git_commit', '?'))[:10]}{' (dirty)' if env.get('git_dirty') else ''}"
+            + (
+                f", calibration {calibration:.3f} s"
+                if isinstance(calibration, (int, float))
+                else ""
+            )
+        )
+    return Section("Overview", "\n".join(lines))
+
+
+def _summary_section(instances: pd.DataFrame) -> Section:
+    table = summary(instances)
+    for column in ("par2_s", "median_s"):
+        table[column] = table[column].map(lambda v: "" if pd.isna(v) else f"{v:.3g}")
+    return Section(
+        "Solved counts and PAR-2 per configuration",
+        "`virtual best` takes, per instance, the fastest configuration that answered.",
+        table,
+    )
+
+
+def _puzzle_sections(
+    runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str, out_dir: Path
+) -> list[Section]:
+    data = instances[instances["puzzle"] == puzzle]
+    images = [("Cactus plot", _save(charts.cactus(instances, puzzle), out_dir, f"{puzzle}-cactus"))]
+    if data["size"].nunique() > 1:
+        images.append(
+            ("Scaling", _save(charts.scaling(instances, puzzle), out_dir, f"{puzzle}-scaling"))
+        )
+    for x, y in charts.scatter_pairs(instances, puzzle):
+        stem = f"{puzzle}-scatter-{_slug(x)}-vs-{_slug(y)}"
+        images.append(
+            (f"{y} against {x}", _save(charts.scatter(instances, puzzle, x, y), out_dir, stem))
+        )
+    sections = [Section(f"{puzzle}: charts", images=images), _model_sizes(data, puzzle)]
+    boards = _boards(runs, puzzle, out_dir)
+    if boards.images:
+        sections.append(boards)
+    return sections
+
+
+def _model_sizes(data: pd.DataFrame, puzzle: str) -> Section:
+    sizes = (
+        data.groupby(["size", "config"])[["n_vars", "n_constraints"]]
+        .median()
+        .reset_index()
+        .assign(cells=lambda d: d["size"].map(size_cells))
+        .sort_values(["cells", "config"])
+        .drop(columns="cells")
+    )
+    return Section(f"{puzzle}: model sizes (median per board size)", table=sizes)
+
+
+def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
+    """Pictures of solved boards: the smallest and the largest with a stored solution."""
+    from models import registry  # rules only: draw and load, no encoding
+
+    solved = runs[
+        (runs["puzzle"] == puzzle) & (runs["status"] == "solved") & runs["solution"].notna()
+    ]
+    section = Section(f"{puzzle}: solved boards")
+    if solved.empty:
+        return section
+    solved = solved.assign(cells=solved["size"].map(size_cells)).sort_values("cells")
+    picks = solved.drop_duplicates("instance")
+    picks = (
+        pd.concat([picks.head(1), picks.tail(1)])
+        .drop_duplicates("instance")
+        .head(BOARDS_PER_PUZZLE)
+    )
+    for row in picks.itertuples():
+        try:
+            instance = registry.load_instance(row.instance, puzzle).instance
+            figure = registry.get_puzzle(puzzle).draw(instance, row.solution)
+        except Exception as err:  # a moved file must not sink the whole report
+            section.text += f"\n- could not draw {row.instance}: {err}"
+            continue
+        stem = f"{puzzle}-board-{_slug(row.instance)}"
+        section.images.append((f"{row.instance} by {row.config}", _save(figure, out_dir, stem)))
+    return section
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[-60:]
+
+
+def _markdown(sections: list[Section]) -> str:
+    parts = ["# puzzle-bench report\n"]
+    for s in sections:
+        parts.append(f"## {s.title}\n")
+        if s.text:
+            parts.append(s.text + "\n")
+        if s.table is not None and not s.table.empty:
+            parts.append(_markdown_table(s.table) + "\n")
+        for caption, image in s.images:
+            parts.append(f"![{caption}]({image})\n")
+    return "\n".join(parts)
+
+
+def _markdown_table(table: pd.DataFrame) -> str:
+    header = "| " + " | ".join(map(str, table.columns)) + " |"
+    rule = "|" + "---|" * len(table.columns)
+    rows = [
+        "| " + " | ".join("" if pd.isna(v) else str(v) for v in row) + " |"
+        for row in table.itertuples(index=False)
+    ]
+    return "\n".join([header, rule, *rows])
+
+
+def _html(sections: list[Section], out_dir: Path) -> str:
+    body = []
+    for s in sections:
+        body.append(f"<h2>{html.escape(s.title)}</h2>")
+        if s.text:
+            items = "".join(
+                f"<p>{html.escape(line)}</p>" for line in s.text.splitlines() if line.strip()
+            )
+            body.append(items)
+        if s.table is not None and not s.table.empty:
+            body.append(s.table.to_html(index=False, na_rep="", border=0, classes="t"))
+        for caption, image in s.images:
+            data = base64.b64encode((out_dir / image).read_bytes()).decode()
+            body.append(
+                f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
+                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+            )
+    style = (
+        "body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}"
+        "table.t{border-collapse:collapse;font-size:13px}table.t td,table.t th{padding:2px 8px;"
+        "border-bottom:1px solid #ddd;text-align:right}img{max-width:100%}"
+    )
+    buffer = io.StringIO()
+    buffer.write(
+        "<!doctype html><html><head><meta charset='utf-8'><title>puzzle-bench report</title>"
+    )
+    buffer.write(f"<style>{style}</style></head><body><h1>puzzle-bench report</h1>")
+    buffer.write("\n".join(body))
+    buffer.write("</body></html>\n")
+    return buffer.getvalue()
+
+
+__all__ = ["ANSWERED", "write_report"]
