@@ -126,7 +126,7 @@ def _parse_grid(lines: list[tuple[int, str]], source: str, diagonal: bool) -> Su
     order = math.isqrt(width)
     if order * order != width:
         raise InstanceError(source, f"side {width} is not a square number (4, 9, 16, 25, ...)")
-    for (number, _), row in zip(lines, rows):
+    for (number, _), row in zip(lines, rows, strict=True):
         for value in row:
             if not 0 <= value <= width:
                 raise InstanceError(source, f"clue {value} outside 1..{width} (0 = empty)", number)

@@ -1,0 +1,1 @@
+"""Sudoku encodings; each serves both ``sudoku`` and ``sudoku_x`` (instance.diagonal)."""

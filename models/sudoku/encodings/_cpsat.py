@@ -1,0 +1,31 @@
+"""Solver parameters and status mapping shared by the two CP-SAT encodings."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, Outcome
+
+
+def run(model: cp_model.CpModel, limits: Limits, decode) -> Outcome:
+    """Solve with the run's limit, seed and workers; ``decode(solver)`` reads the grid."""
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.num_workers = max(1, limits.threads)
+    params.random_seed = limits.seed
+    if limits.time_limit_s is not None:
+        params.max_time_in_seconds = max(0.001, limits.time_limit_s)
+    status = solver.solve(model)
+    counters = {
+        "deterministic_time": solver.deterministic_time,
+        "conflicts": float(solver.num_conflicts),
+        "branches": float(solver.num_branches),
+        "wall_time": solver.wall_time,
+    }
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Outcome(SOLVED, decode(solver), counters)
+    if status == cp_model.INFEASIBLE:
+        return Outcome(INFEASIBLE, None, counters)
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT: invalid model: {model.validate()}")
+    return Outcome(TIMEOUT, None, counters, solver.status_name(status))

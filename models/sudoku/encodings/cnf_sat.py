@@ -1,0 +1,132 @@
+"""cnf-sat: Sudoku as CNF (Lynce & Ouaknine 2006) through PySAT.
+
+Variants: ``minimal`` (each cell holds at least one digit; no digit twice in a unit) and
+``extended`` (adds: each cell at most one digit; each digit at least once per unit).
+Clues are pre-eliminated, not stated as unit clauses: a clue cell gets no variables and
+its digit is struck from its peers' candidates, so only (cell, digit) pairs that the
+clues leave open become variables. A clash among the clues, or an empty cell with no
+candidate left, makes the formula trivially unsatisfiable (the solver still proves it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from itertools import combinations
+from typing import Any, ClassVar
+
+import pysat
+from pysat.solvers import Solver
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+
+FIRST_CHUNK = 2_000  # conflicts in the first budgeted call; doubled each round
+
+
+class CnfSat(Encoding):
+    """PySAT, single-threaded; the seed has no effect (the back ends run deterministically).
+
+    The time limit is kept by conflict budgets in doubling chunks (``conf_budget`` +
+    ``solve_limited``) because CaDiCaL cannot be interrupted; a chunk may overrun the limit
+    by its own length, and the harness's hard kill stays the last resort.
+    """
+
+    name = "cnf-sat"
+    puzzles = ("sudoku", "sudoku_x")
+    solver = "pysat"
+    option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {
+        "variant": ("extended", "minimal"),
+        "backend": ("cadical153", "glucose4", "cadical195", "glucose42", "minisat22"),
+    }
+
+    @classmethod
+    def solver_version(cls) -> str:
+        return f"python-sat {pysat.__version__}"
+
+    def build(self, instance, limits: Limits) -> ModelSize:
+        n, grid = instance.n, instance.grid
+        extended = self.option("variant") == "extended"
+        units_of: dict[tuple[int, int], list[int]] = {}
+        for u, unit in enumerate(instance.units):
+            for cell in unit:
+                units_of.setdefault(cell, []).append(u)
+        placed = [set() for _ in instance.units]  # digits given by clues, per unit
+        clash = False
+        for (r, c), units in units_of.items():
+            if grid[r][c]:
+                for u in units:
+                    clash |= grid[r][c] in placed[u]
+                    placed[u].add(grid[r][c])
+        var: dict[tuple[int, int, int], int] = {}
+        clauses: list[list[int]] = []
+        for (r, c), units in units_of.items():
+            if grid[r][c]:
+                continue
+            taken = set().union(*(placed[u] for u in units))
+            lits = []
+            for d in range(1, n + 1):
+                if d not in taken:
+                    var[r, c, d] = len(var) + 1
+                    lits.append(var[r, c, d])
+            clauses.append(lits)  # definedness: at least one digit (empty: no candidate)
+            if extended:
+                clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+        for u, unit in enumerate(instance.units):
+            for d in range(1, n + 1):
+                if d in placed[u]:
+                    continue
+                lits = [var[r, c, d] for r, c in unit if (r, c, d) in var]
+                clauses.extend([-a, -b] for a, b in combinations(lits, 2))
+                if extended:
+                    clauses.append(lits)
+        if clash or any(not clause for clause in clauses):
+            clauses = [clause for clause in clauses if clause]
+            guard = len(var) + 1  # a contradiction the solver sees at once
+            clauses += [[guard], [-guard]]
+        self.var, self.clauses, self.grid = var, clauses, grid
+        return ModelSize(len(var), len(clauses))
+
+    def solve(self, limits: Limits) -> Outcome:
+        start = time.monotonic()
+        deadline = None if limits.time_limit_s is None else start + limits.time_limit_s
+        rounds = 0
+        with Solver(name=self.option("backend"), bootstrap_with=self.clauses) as solver:
+            chunk = FIRST_CHUNK
+            while True:
+                rounds += 1
+                if deadline is None:
+                    result = solver.solve()
+                else:
+                    solver.conf_budget(chunk)
+                    result = solver.solve_limited()
+                if result is not None or (deadline is not None and time.monotonic() >= deadline):
+                    break
+                chunk *= 2
+            counters = {k: float(v) for k, v in solver.accum_stats().items()}
+            counters["rounds"] = float(rounds)
+            self.solver_model = solver.get_model() if result else None
+        if result is None:
+            return Outcome(TIMEOUT, None, counters, "conflict budget used up at the time limit")
+        if not result:
+            return Outcome(INFEASIBLE, None, counters)
+        return Outcome(SOLVED, {"grid": self.decode(self.solver_model)}, counters)
+
+    def decode(self, model: list[int]) -> list[list[int]]:
+        true = {lit for lit in model if lit > 0}
+        grid = [list(row) for row in self.grid]
+        for (r, c, d), v in self.var.items():
+            if v in true:
+                grid[r][c] = d
+        return grid
+
+
+def check_unique(encoding: CnfSat, limits: Limits | None = None) -> bool | None:
+    """After a solved run: block the found grid and solve again (None: ran out of time)."""
+    limits = limits or Limits()
+    grid = encoding.decode(encoding.solver_model)
+    block = [-v for (r, c, d), v in encoding.var.items() if grid[r][c] == d]
+    again = CnfSat(encoding.options)
+    again.var, again.grid = encoding.var, encoding.grid
+    again.clauses = [*encoding.clauses, block]
+    outcome = again.solve(limits)
+    return None if outcome.status == TIMEOUT else outcome.status == INFEASIBLE

@@ -1,0 +1,20 @@
+"""Diagonal Sudoku (Sudoku X): classic Sudoku plus both main diagonals hold 1..n once.
+
+The rules and the encodings live in ``models.sudoku``; only the diagonal flag differs.
+"""
+
+from models.sudoku.puzzle import make_puzzle
+
+PUZZLE = make_puzzle(
+    "sudoku_x",
+    diagonal=True,
+    tiny=(
+        "instances/sudoku_x/small/order2.txt",
+        "instances/sudoku_x/medium-9x9.txt",
+        "gen:sudoku_x:9x9:2:clues=30,unique=1",
+    ),
+    infeasible=(
+        "instances/sudoku_x/infeasible/diagonal-clash.txt",
+        "instances/sudoku_x/infeasible/row-clash.txt",
+    ),
+)
