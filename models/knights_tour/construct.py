@@ -1,0 +1,237 @@
+"""Constructive knight's tours for the ``warnsdorff`` reference (no solver at run time).
+
+Two methods:
+
+* **Block stitching** (divide and conquer after Parberry 1997) for closed tours on
+  boards whose sides are both >= 5 and not both odd. The board is cut into blocks with
+  sides in 5..10 (at most one odd part per side); each block gets a stored closed tour
+  (``blocks.py``) that holds four known moves near its corners. Two neighbouring cycles
+  are joined by a 2-move swap: drop move a-b of one and c-d of the other, add a-c and
+  b-d (both knight moves across the border). Joining along a spanning tree of the
+  blocks (every block row left to right, the first block column top to bottom) leaves
+  one cycle. Everything is vectorised with numpy; only the final walk is a plain loop.
+* **Warnsdorff** with random restarts for everything else (small or thin boards, odd x
+  odd open tours): always move to the square with fewest onward moves, ties broken
+  towards the rim (farthest from the centre) and then at random; a closed tour needs the
+  last square to be a knight move from the first.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numpy as np
+
+from models.knights_tour.blocks import BASE_TOURS
+
+_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+
+
+def closed_tour_exists(rows: int, cols: int) -> bool:
+    """Schwenk (1991): m x n, m <= n, has a closed tour unless m, n both odd, m in {1, 2, 4},
+    or m = 3 and n in {4, 6, 8}."""
+    m, n = sorted((rows, cols))
+    return not ((m % 2 and n % 2) or m in (1, 2, 4) or (m == 3 and n in (4, 6, 8)))
+
+
+def open_tour_exists(rows: int, cols: int) -> bool:
+    """Conrad et al. (1994): m x n, m <= n, has an open tour iff it is 1 x 1, m = 3 and
+    n = 4 or n >= 7, m = 4 and n >= 5, or m >= 5."""
+    m, n = sorted((rows, cols))
+    return (m, n) == (1, 1) or (m == 3 and (n == 4 or n >= 7)) or (m == 4 and n >= 5) or m >= 5
+
+
+def split_side(length: int) -> list[int] | None:
+    """Cut a side into block lengths from 5..10 (one odd part at most), or None if < 5."""
+    if length < 5:
+        return None
+    parts: list[int] = []
+    if length % 2:
+        odd = length if length <= 9 else 5
+        parts.append(odd)
+        length -= odd
+    tens, rest = divmod(length, 10)
+    if rest in (2, 4) and tens:
+        tens -= 1
+        rest += 10
+    parts += [10] * tens
+    parts += {0: [], 6: [6], 8: [8], 12: [6, 6], 14: [6, 8]}[rest]
+    return parts
+
+
+def can_stitch(rows: int, cols: int) -> bool:
+    return rows >= 5 and cols >= 5 and not (rows % 2 and cols % 2)
+
+
+def stitched_tour(rows: int, cols: int) -> tuple[np.ndarray, dict[str, float]]:
+    """A closed tour of a ``can_stitch`` board as square indices r*cols+c, and counters."""
+    row_parts, col_parts = split_side(rows), split_side(cols)
+    assert row_parts and col_parts and can_stitch(rows, cols)
+    row_at = np.cumsum([0, *row_parts[:-1]])
+    col_at = np.cumsum([0, *col_parts[:-1]])
+    nb = np.empty((rows * cols, 2), dtype=np.int64)
+    for h in sorted(set(row_parts)):
+        for w in sorted(set(col_parts)):
+            text = BASE_TOURS[h, w]
+            local = np.array([int(text[i : i + 2]) for i in range(0, len(text), 2)])
+            br = row_at[np.array(row_parts) == h]
+            bc = col_at[np.array(col_parts) == w]
+            origin = (br[:, None] * cols + bc[None, :]).reshape(-1, 1)
+            squares = origin + (local // w * cols + local % w)[None, :]
+            nb[squares, 0] = np.roll(squares, 1, axis=1)
+            nb[squares, 1] = np.roll(squares, -1, axis=1)
+    # join each block row left to right: a=(r, x-1) b=(r+2, x-2) | c=(r+1, x+1) d=(r+3, x)
+    r = np.repeat(row_at, len(col_at) - 1)
+    x = np.tile(col_at[1:], len(row_at))
+    _swap(nb, r * cols + x - 1, (r + 2) * cols + x - 2, (r + 1) * cols + x + 1, (r + 3) * cols + x)
+    # join the first block column top to bottom: a=(y-1, 0) b=(y-2, 2) | c=(y+1, 1) d=(y, 3)
+    y = row_at[1:]
+    _swap(nb, (y - 1) * cols, (y - 2) * cols + 2, (y + 1) * cols + 1, y * cols + 3)
+    order = _walk(nb)
+    merges = len(r) + len(y)
+    return order, {"blocks": len(row_at) * len(col_at), "merges": merges, "steps": len(order)}
+
+
+def _swap(nb: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> None:
+    """Replace moves a-b and c-d by a-c and b-d (vectorised; no node twice per argument)."""
+    for node, old, new in ((a, b, c), (b, a, d), (c, d, a), (d, c, b)):
+        first = nb[node, 0] == old
+        if not (first | (nb[node, 1] == old)).all():
+            raise AssertionError("a stitching move is missing from a base tour")
+        nb[node[first], 0] = new[first]
+        nb[node[~first], 1] = new[~first]
+
+
+def _walk(nb: np.ndarray) -> np.ndarray:
+    """Follow a 2-regular neighbour table from square 0 around its cycle."""
+    left, right = nb[:, 0].tolist(), nb[:, 1].tolist()
+    n = len(left)
+    order = [0] * n
+    prev, cur = -1, 0
+    for k in range(n):
+        order[k] = cur
+        nxt = left[cur]
+        if nxt == prev:
+            nxt = right[cur]
+        prev, cur = cur, nxt
+    if cur != 0 or len(set(order)) != n:
+        raise AssertionError("stitched moves do not form one cycle")
+    return np.array(order, dtype=np.int64)
+
+
+def warnsdorff(
+    rows: int, cols: int, closed: bool, seed: int, deadline: float | None, max_restarts: int
+) -> tuple[list[int] | None, dict[str, float]]:
+    """Warnsdorff's rule as the move order of a depth-first search with a node budget.
+
+    Without a dead end this is plain Warnsdorff (one pass); the bounded backtracking
+    rescues the small and thin boards where the rule alone keeps failing. Each restart
+    takes a new start square and new random tie-breaks.
+    """
+    n = rows * cols
+    rng = random.Random(seed)
+    near = [
+        [(r + dr) * cols + c + dc for dr, dc in _MOVES if 0 <= r + dr < rows and 0 <= c + dc < cols]
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    cr, cc = (rows - 1) / 2, (cols - 1) / 2
+    rim = [(u // cols - cr) ** 2 + (u % cols - cc) ** 2 for u in range(n)]
+    counters = {"restarts": 0, "steps": 0, "backtracks": 0}
+    for restart in range(max_restarts):
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        counters["restarts"] = restart
+        start = rng.randrange(n)
+        path = _search(near, rim, closed, start, rng, 20 * n + 1000, deadline, counters)
+        if path is not None:
+            return path, counters
+    counters["restarts"] = max_restarts
+    return None, counters
+
+
+def _search(
+    near: list[list[int]],
+    rim: list[float],
+    closed: bool,
+    start: int,
+    rng: random.Random,
+    budget: int,
+    deadline: float | None,
+    counters: dict[str, float],
+) -> list[int] | None:
+    """One depth-first search from ``start``: children in Warnsdorff order, best last.
+
+    Pruned when a square loses its last free neighbour (it can only be the final
+    square, right next) or, for a closed tour, when the start does.
+    """
+    n = len(near)
+    free = [len(x) for x in near]  # unvisited neighbours of every square
+    seen = [False] * n
+
+    low = [sum(1 for f in free if f <= 1)]  # unvisited squares with at most one way out
+
+    def visit(v: int) -> int:
+        """Mark v; return how many unvisited squares it left without a free neighbour."""
+        seen[v] = True
+        if free[v] <= 1:
+            low[0] -= 1
+        stranded = 0
+        for u in near[v]:
+            free[u] -= 1
+            if not seen[u]:
+                if free[u] == 1:
+                    low[0] += 1
+                elif free[u] == 0:
+                    stranded += 1
+        return stranded
+
+    def leave(v: int) -> None:
+        seen[v] = False
+        if free[v] <= 1:
+            low[0] += 1
+        for u in near[v]:
+            free[u] += 1
+            if not seen[u] and free[u] == 2:
+                low[0] -= 1
+
+    def dead_ends(v: int) -> int:
+        """Unvisited squares not next to v with one way out or none: each must end the tour."""
+        return low[0] - sum(1 for u in near[v] if not seen[u] and free[u] <= 1)
+
+    def ordered(v: int) -> list[int]:
+        options = [(free[u], -rim[u], rng.random(), u) for u in near[v] if not seen[u]]
+        return [u for *_, u in sorted(options, reverse=True)]
+
+    visit(start)
+    path, stack = [start], [ordered(start)]
+    while stack:
+        if not stack[-1] or budget <= 0:
+            if budget <= 0:
+                return None
+            stack.pop()
+            leave(path.pop())
+            counters["backtracks"] += 1
+            continue
+        v = stack[-1].pop()
+        stranded = visit(v)
+        path.append(v)
+        budget -= 1
+        counters["steps"] += 1
+        if budget % 4096 == 0 and deadline is not None and time.monotonic() > deadline:
+            return None
+        left = n - len(path)
+        if left == 0:
+            if not closed or start in near[v]:
+                return path
+        elif not (
+            (closed and free[start] == 0)
+            or stranded > 1
+            or (stranded and left > 1)
+            or dead_ends(v) > 1
+        ):
+            stack.append(ordered(v))
+            continue
+        stack.append([])  # dead end or the start cut off: undo v on the next turn
+    return None

@@ -1,0 +1,73 @@
+"""Writes ``blocks.py``: the small closed tours the constructive reference stitches together.
+
+Run once at development time (``python -m models.knights_tour.make_blocks``); the
+reference itself never calls a solver. For every block shape h x w with 5 <= h, w <= 10
+(not both odd) it asks CP-SAT for a closed tour that contains the four moves the
+stitching step removes (see ``construct.py``), the way Parberry's divide-and-conquer
+construction relies on hand-found "structured" base tours.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ortools.sat.python import cp_model
+
+_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+SIDES = range(5, 11)
+
+
+def merge_moves(h: int, w: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The moves a block must hold: right, left, bottom and top stitching moves."""
+    return [((0, w - 1), (2, w - 2)), ((1, 1), (3, 0)), ((h - 1, 0), (h - 2, 2)), ((1, 1), (0, 3))]
+
+
+def base_tour(h: int, w: int) -> list[int]:
+    """A closed tour of an h x w block holding ``merge_moves``, as square indices r*w+c."""
+    model = cp_model.CpModel()
+    arcs = {}
+    for r in range(h):
+        for c in range(w):
+            for dr, dc in _MOVES:
+                if 0 <= r + dr < h and 0 <= c + dc < w:
+                    arcs[(r, c), (r + dr, c + dc)] = model.new_bool_var("")
+    model.add_circuit([(a[0] * w + a[1], b[0] * w + b[1], x) for (a, b), x in arcs.items()])
+    for a, b in merge_moves(h, w):
+        model.add(arcs[a, b] + arcs[b, a] == 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_time_in_seconds = 60
+    if solver.solve(model) not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        raise RuntimeError(f"no structured base tour for {h}x{w}")
+    succ = {a[0] * w + a[1]: b[0] * w + b[1] for (a, b), x in arcs.items() if solver.value(x)}
+    order, u = [], 0
+    for _ in range(h * w):
+        order.append(u)
+        u = succ[u]
+    return order
+
+
+def main() -> None:
+    lines = [
+        '"""Base tours for the constructive reference (written by make_blocks.py; do not edit).',
+        "",
+        "Each entry is a closed tour of an h x w block as two-digit square indices r*w+c.",
+        '"""',
+        "",
+        "BASE_TOURS: dict[tuple[int, int], str] = {",
+    ]
+    for h in SIDES:
+        for w in SIDES:
+            if h % 2 and w % 2:
+                continue
+            text = "".join(f"{u:02d}" for u in base_tour(h, w))
+            chunks = [text[i : i + 80] for i in range(0, len(text), 80)]
+            lines.append(f"    ({h}, {w}): (")
+            lines += [f'        "{chunk}"' for chunk in chunks]
+            lines.append("    ),")
+    lines.append("}")
+    Path(__file__).with_name("blocks.py").write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
