@@ -1,0 +1,24 @@
+"""Numberlink (Flow Free rule): join equal numbers by disjoint paths that cover the board."""
+
+from models.base import Puzzle
+from models.numberlink.draw import draw, render
+from models.numberlink.generate import generate
+from models.numberlink.rules import format_board, parse, size_of
+from models.numberlink.verify import verify
+
+PUZZLE = Puzzle(
+    name="numberlink",
+    parse=parse,
+    format=format_board,
+    verify=verify,
+    generate=generate,
+    draw=draw,
+    render=render,
+    size_of=size_of,
+    tiny=(
+        "instances/numberlink/tiny/tiny_5x5.txt",
+        "instances/numberlink/public/5x5_ha_4c_016.txt",
+        "gen:numberlink:6x6:3:pairs=4",
+    ),
+    tiny_infeasible=("instances/numberlink/infeasible/crossing_3x3.txt",),
+)
