@@ -9,6 +9,9 @@ everything it waited for, peak RSS), enforces the time limit with a hard kill
 shortly after the solver's own limit, enforces the memory limit by watching the
 group's resident size, and verifies the answer with the puzzle's own checker.
 Keep the forking parent single-threaded and solver-free.
+
+``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
+keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limit
 KILL_GRACE_S = 1.0
 #: how often the parent looks at a run's memory when a memory limit is set
 MEMORY_POLL_S = 0.05
+#: longest the parent sleeps without looking at deadlines (keeps a progress bar alive)
+IDLE_POLL_S = 0.5
+#: first byte a child sends: it is set up and waits for the go
+READY = b"R"
 
 
 @dataclass(frozen=True)
@@ -72,38 +79,138 @@ class Measurement:
         return max(0.0, self.wall_s - self.build_s - self.solve_s)
 
 
-def run_isolated(task: RunTask) -> Measurement:
-    """Fork, run ``task`` in the child, measure, kill on overrun, verify; never raises for the run's faults."""
-    loaded = registry.load_instance(
-        task.instance, task.puzzle
-    )  # bad input raises here, in the parent
-    encoding_cls = registry.get_encoding(task.puzzle, task.encoding)
-    encoding_cls(task.options)  # unknown options raise here, in the parent
+class RunningRun:
+    """A forked run the parent is waiting for: read its report, watch its limits, then finish.
+
+    The child first prepares itself (own process group, GC frozen) and says ``R``eady; only
+    then does the parent send ``G``o and start the clock. So the fork's own cost (copying a
+    large parent's page tables takes milliseconds) is never part of a run's wall time.
+    """
+
+    def __init__(self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int):
+        self.task, self.instance, self.pid = task, instance, pid
+        self.started: float | None = None  # set when the run is told to go
+        self._fd, self._go_fd = read_fd, go_fd
+        self._chunks: list[bytes] = []
+        self.stopped_as = ""  # '' | TIMEOUT | MEMOUT once the parent stopped it
+        self.done = False  # report complete (EOF) or run stopped
+        self.ended: float | None = None  # when the report was complete or the run was stopped
+        self.deadline: float | None = None
+
+    def _go(self) -> None:
+        self.started = time.perf_counter()
+        limit = self.task.time_limit_s
+        self.deadline = None if limit is None else self.started + limit + KILL_GRACE_S
+        with contextlib.suppress(OSError):  # a child gone already: EOF on its pipe will tell
+            os.write(self._go_fd, b"G")
+        os.close(self._go_fd)
+        self._go_fd = -1
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def read(self) -> None:
+        """Called when the pipe is readable: take what is there; EOF means the report is complete."""
+        chunk = os.read(self._fd, 1 << 20)
+        if chunk and self.started is None and chunk[:1] == READY:
+            self._go()
+            if len(chunk) > 1:
+                self._chunks.append(chunk[1:])
+        elif chunk:
+            self._chunks.append(chunk)
+        else:
+            self.done, self.ended = True, time.perf_counter()
+
+    def check_limits(self, now: float) -> None:
+        """Kill the run's whole process group once it overruns its time or memory limit."""
+        if self.done:
+            return
+        if self.deadline is not None and now >= self.deadline:
+            self.stopped_as = TIMEOUT
+        elif self.task.memory_limit_mb and _group_rss_mb(self.pid) > self.task.memory_limit_mb:
+            self.stopped_as = MEMOUT
+        if self.stopped_as:
+            _kill_group(self.pid)
+            self.done, self.ended = True, now
+
+    def next_wake(self, now: float) -> float:
+        """Seconds until this run needs a look even if its pipe stays silent."""
+        wait = MEMORY_POLL_S if self.task.memory_limit_mb else IDLE_POLL_S
+        if self.deadline is not None:
+            wait = min(wait, max(0.0, self.deadline - now))
+        return wait
+
+    def finish(self) -> Measurement:
+        """Reap the run (blocking until it exits), kill leftovers, interpret and verify."""
+        os.close(self._fd)
+        if self._go_fd >= 0:
+            os.close(self._go_fd)
+        _, wait_status, usage = os.wait4(self.pid, 0)
+        # wall ends when the report is complete (or the run was stopped): the teardown of the
+        # child's address space after that is the harness's cost, not the run's
+        wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
+        _kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
+        result = _interpret(b"".join(self._chunks), self.stopped_as, wait_status)
+        result.wall_s = wall
+        result.cpu_s = usage.ru_utime + usage.ru_stime
+        result.peak_rss_mb = usage.ru_maxrss / 1024.0
+        if result.status == SOLVED:
+            problem = _verify(self.task.puzzle, self.instance, result.solution)
+            if problem is None:
+                result.verified = True
+            else:
+                result.status, result.error = WRONG, f"checker refused the answer: {problem}"
+        else:
+            result.solution = None
+        return result
+
+
+def prepare(task: RunTask) -> Any:
+    """Load the instance and check encoding and options in the parent: bad input raises here."""
+    loaded = registry.load_instance(task.instance, task.puzzle)
+    registry.get_encoding(task.puzzle, task.encoding)(task.options)
+    return loaded.instance
+
+
+def start_run(task: RunTask, instance: Any = None) -> RunningRun:
+    """Fork the run; ``instance`` may be given already loaded (else it is loaded here)."""
+    if instance is None:
+        instance = prepare(task)
     read_fd, write_fd = os.pipe()
-    gc.collect()
-    started = time.perf_counter()
+    go_read, go_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
-        _child(task, loaded.instance, write_fd)
+        os.close(go_write)
+        _child(task, instance, write_fd, go_read)
     os.close(write_fd)
-    payload, stopped_as = _collect(pid, read_fd, task, started)
-    _, wait_status, usage = os.wait4(pid, 0)
-    wall = time.perf_counter() - started
-    _kill_group(pid)  # anything the run left behind (an orphaned CBC) goes too
-    result = _interpret(payload, stopped_as, wait_status)
-    result.wall_s = wall
-    result.cpu_s = usage.ru_utime + usage.ru_stime
-    result.peak_rss_mb = usage.ru_maxrss / 1024.0
-    if result.status == SOLVED:
-        problem = _verify(task.puzzle, loaded.instance, result.solution)
-        if problem is None:
-            result.verified = True
-        else:
-            result.status, result.error = WRONG, f"checker refused the answer: {problem}"
-    else:
-        result.solution = None
-    return result
+    os.close(go_read)
+    with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
+        os.setpgid(pid, pid)
+    return RunningRun(task, instance, pid, read_fd, go_write)
+
+
+def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[RunningRun]:
+    """Wait until some run has finished its report or overrun a limit; return those (done)."""
+    now = time.perf_counter()
+    pending = [r for r in runs if not r.done]
+    if pending:
+        wait = min([max_wait] + [r.next_wake(now) for r in pending])
+        ready, _, _ = select.select(pending, [], [], wait)
+        for run in ready:
+            run.read()
+        now = time.perf_counter()
+        for run in pending:
+            run.check_limits(now)
+    return [r for r in runs if r.done]
+
+
+def run_isolated(task: RunTask, instance: Any = None) -> Measurement:
+    """Fork, run ``task`` in the child, measure, kill on overrun, verify; never raises for the run's faults."""
+    run = start_run(task, instance)
+    while not run.done:
+        wait_any([run], max_wait=3600.0)
+    return run.finish()
 
 
 def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
@@ -113,12 +220,18 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
         return f"checker failed on the answer: {type(err).__name__}: {err}"
 
 
-def _child(task: RunTask, instance: Any, write_fd: int) -> None:
-    """Run the encoding and send a pickled report through the pipe; exit without cleanup."""
+def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int) -> None:
+    """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
+    gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
     try:
+        _die_with_parent()
         os.setpgid(0, 0)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.write(write_fd, READY)
+        if os.read(go_fd, 1) != b"G":
+            os._exit(4)  # the parent gave up on this run
+        os.close(go_fd)
         report = _run_encoding(task, instance)
     except MemoryError:
         report = {"status": MEMOUT, "error": "MemoryError in the run"}
@@ -154,34 +267,6 @@ def _run_encoding(task: RunTask, instance: Any) -> dict[str, Any]:
     return report
 
 
-def _collect(pid: int, read_fd: int, task: RunTask, started: float) -> tuple[bytes, str]:
-    """Read the child's report; kill its group on overrun. Returns (bytes, '' | TIMEOUT | MEMOUT)."""
-    deadline = None if task.time_limit_s is None else started + task.time_limit_s + KILL_GRACE_S
-    chunks: list[bytes] = []
-    stopped_as = ""
-    with os.fdopen(read_fd, "rb", buffering=0) as pipe:
-        while True:
-            now = time.perf_counter()
-            if deadline is not None and now >= deadline:
-                stopped_as = TIMEOUT
-                break
-            wait = MEMORY_POLL_S if task.memory_limit_mb else 0.5
-            if deadline is not None:
-                wait = min(wait, deadline - now)
-            ready, _, _ = select.select([pipe], [], [], wait)
-            if ready:
-                chunk = pipe.read(1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-            if task.memory_limit_mb and _group_rss_mb(pid) > task.memory_limit_mb:
-                stopped_as = MEMOUT
-                break
-    if stopped_as:
-        _kill_group(pid)
-    return b"".join(chunks), stopped_as
-
-
 def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement:
     if stopped_as == TIMEOUT:
         return Measurement(TIMEOUT, error="killed after the time limit")
@@ -191,10 +276,8 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         if os.WIFSIGNALED(wait_status):
             sig = os.WTERMSIG(wait_status)
             return Measurement(ERROR, error=f"run died from signal {signal.Signals(sig).name}")
-        return Measurement(
-            ERROR,
-            error=f"run exited with code {os.waitstatus_to_exitcode(wait_status)} and no report",
-        )
+        code = os.waitstatus_to_exitcode(wait_status)
+        return Measurement(ERROR, error=f"run exited with code {code} and no report")
     try:
         report = pickle.loads(payload)
     except Exception as err:
@@ -213,6 +296,20 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         counters=dict(report.get("counters") or {}),
         error=report.get("error") or "",
     )
+
+
+def _die_with_parent() -> None:
+    """Linux: the run gets SIGKILL if the sweep's parent dies (kill -9 of a sweep leaves no run)."""
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took hold
+        os._exit(5)
 
 
 def _kill_group(pgid: int) -> None:

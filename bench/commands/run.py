@@ -1,0 +1,148 @@
+"""Run a suite: every planned run isolated, measured, verified and stored as it finishes.
+
+Each run is forked from this warm process (imports are not timed), gets the time limit,
+and is killed with its whole process group shortly after it; a crash, hang or memory
+blow-up of one run is recorded and the sweep goes on. Every finished run is committed
+to the store at once, so a killed sweep loses at most the runs in flight and
+`--resume RUN_ID` finishes only what is missing.
+
+--jobs defaults to 1 because parallel runs disturb each other's timings (they share
+cores, caches and memory bandwidth): use more jobs for quick answers, not for figures.
+
+Exit code: 0 when every run ended solved, infeasible, timeout or memout (limits are
+expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import time
+
+from rich.console import Console
+
+from bench import environment, execute, store, suites
+from bench.cli import BenchUsageError
+from bench.progress import SweepProgress, problems, summary_table
+from models.base import ERROR, WRONG
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--suite", help="a shipped suite name (see `bench list`) or a FILE.toml")
+    parser.add_argument("--puzzle", help="run only this puzzle's cases")
+    parser.add_argument("--encoding", help="run only this encoding")
+    parser.add_argument(
+        "--repeat", type=int, metavar="N", help="repeats per run (overrides the suite)"
+    )
+    parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides)")
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="runs at once on this machine (default 1: parallel runs disturb each other's timings)",
+    )
+    parser.add_argument("--executor", choices=("local", "dask"), default="local")
+    parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
+    parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
+    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+
+
+def main(args: argparse.Namespace) -> int:
+    if not args.suite and not args.resume:
+        raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
+    if args.jobs < 1:
+        raise BenchUsageError("--jobs must be at least 1")
+    if args.repeat is not None and args.repeat < 1:
+        raise BenchUsageError("--repeat must be at least 1")
+    if args.time_limit is not None and args.time_limit <= 0:
+        raise BenchUsageError("--time-limit must be positive")
+    if args.executor == "dask" and not args.scheduler:
+        raise BenchUsageError("--executor dask needs --scheduler ADDR")
+    execute.warm_up()
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=160)  # logs and pipes: no wrapping of the summary table
+    with store.connect(args.store) as conn:
+        if args.resume:
+            if args.puzzle or args.encoding or args.repeat or args.time_limit:
+                raise BenchUsageError("--resume runs the stored plan: leave out the filters")
+            sweep_row = store.sweep(conn, args.resume)
+            run_id, suite_name = args.resume, sweep_row["suite"]
+            plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
+            instances = suites.load_planned_instances(plan)
+            env = _stored_environment(args.store, run_id)
+        else:
+            suite = suites.load_suite(args.suite)
+            plan = suites.narrow(
+                suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit
+            )
+            if not plan:
+                raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
+            instances, suite_name, run_id = suite.instances, suite.name, execute.new_run_id()
+            env = environment.collect_isolated()
+            store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
+            store.save_environment(conn, run_id, env)
+        return _run(conn, console, args, run_id, suite_name, plan, instances, env)
+
+
+def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
+    started = time.perf_counter()
+    stored = {suites.run_key(r.to_row()) for r in store.stored_records(conn, run_id)}
+    todo = [p for p in plan if p.key() not in stored]
+    console.print(
+        f"run {run_id}: suite {suite_name}, {len(plan)} planned, {len(todo)} to run"
+        f" (calibration {env.get('calibration_s', '?')} s)",
+        highlight=False,
+    )
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")
+    sweep = execute.Sweep(conn, run_id, suite_name, env, on_record=progress.finished)
+    try:
+        with progress:
+            if args.executor == "dask":
+                execute.run_dask(
+                    todo, sweep, instances, args.scheduler, progress.started, progress.tick
+                )
+            else:
+                execute.run_local(
+                    todo, sweep, instances, args.jobs, progress.started, progress.tick
+                )
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    store.finish_sweep(conn, run_id, execute.now_iso())
+    records = sweep.records
+    console.print(summary_table(records, run_id, time.perf_counter() - started))
+    if sweep.refuted:
+        console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
+    for line in problems(records):
+        console.print(line, highlight=False, markup=False)
+    console.print(f"run id: {run_id}", highlight=False)
+    bad = any(r.status in (WRONG, ERROR) for r in records)
+    return 1 if bad else 0
+
+
+def _terminate(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds through the executor, which kills runs in flight
+
+
+def _sweep_row(suite: suites.Suite, plan: list[suites.PlannedRun], args) -> dict:
+    from dataclasses import asdict
+
+    return {
+        "suite": suite.name,
+        "suite_path": str(suite.path),
+        "suite_text": suite.text,
+        "suite_sha256": suite.sha256,
+        "plan": [asdict(p) for p in plan],
+        "arguments": {
+            k: getattr(args, k)
+            for k in ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs", "executor")
+        },
+        "started_at": execute.now_iso(),
+    }
+
+
+def _stored_environment(store_path: str, run_id: str) -> dict:
+    envs = store.environments(store_path, [run_id])
+    return envs.get(run_id) or environment.collect_isolated()

@@ -1,0 +1,203 @@
+"""The environment of a sweep: machine, versions, source state and a calibration figure.
+
+Stored once per run id so that figures from different machines, library versions or
+edited encodings are never compared blindly. ``calibration_s`` is the best of a few
+timings of a fixed pure-Python workload: a ratio of two machines' figures scales their
+times for comparison (roughly; solvers in C++ do not follow Python speed exactly).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import inspect
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from models import registry
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+#: distributions whose versions every environment records
+LIBRARIES = (
+    "ortools",
+    "z3-solver",
+    "PuLP",
+    "highspy",
+    "python-sat",
+    "numpy",
+    "pandas",
+    "dask",
+    "distributed",
+)
+CALIBRATION_ROUNDS = 3
+
+
+def collect(calibrate: bool = True) -> dict[str, Any]:
+    """Everything a reader needs to trust or normalise the sweep's figures."""
+    env: dict[str, Any] = {
+        "host": socket.gethostname(),
+        "cpu_model": _cpu_model(),
+        "cores": os.cpu_count(),
+        "memory_mb": _memory_mb(),
+        "os": f"{platform.system()} {platform.release()}",
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "python_implementation": platform.python_implementation(),
+        "libraries": _library_versions(),
+        "solvers": solver_versions(),
+        "encoding_hashes": {
+            f"{puzzle}/{name}": encoding_hash(cls)
+            for puzzle, encs in registry.encodings().items()
+            for name, cls in encs.items()
+        },
+    }
+    env.update(_git())
+    if calibrate:
+        env["calibration_s"] = calibration()
+        env["calibration_rounds"] = CALIBRATION_ROUNDS
+    return env
+
+
+def solver_versions() -> dict[str, str]:
+    """``puzzle/encoding`` -> its solver's version string (as the encoding reports it)."""
+    out = {}
+    for puzzle, encs in registry.encodings().items():
+        for name, cls in encs.items():
+            out[f"{puzzle}/{name}"] = solver_version(cls)
+    return out
+
+
+def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
+    """``collect`` in a forked child, so no solver is touched in the (forking) parent."""
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # child
+        code = 0
+        try:
+            os.close(read_fd)
+            data = json.dumps(collect(calibrate)).encode()
+            with os.fdopen(write_fd, "wb") as pipe:
+                pipe.write(data)
+        except BaseException:
+            code = 1
+        os._exit(code)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as pipe:
+        data = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    if status != 0 or not data:
+        return collect(calibrate)  # the child failed: collect here rather than go without
+    return json.loads(data)
+
+
+@cache
+def solver_version(cls: type) -> str:
+    try:
+        return str(cls.solver_version())
+    except Exception as err:  # a broken version probe must not stop a sweep
+        return f"unknown ({type(err).__name__})"
+
+
+@cache
+def encoding_hash(cls: type) -> str:
+    """sha256 (first 16 hex digits) of the encoding's file plus the ``_*.py`` helpers beside it."""
+    try:
+        main = Path(inspect.getfile(cls)).resolve()
+    except (TypeError, OSError):
+        return ""
+    files = [main, *sorted(p for p in main.parent.glob("_*.py") if p.name != "__init__.py")]
+    digest = hashlib.sha256()
+    for path in files:
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        except OSError:
+            continue
+    return digest.hexdigest()[:16]
+
+
+def calibration(rounds: int = CALIBRATION_ROUNDS) -> float:
+    """Best of ``rounds`` timings (seconds) of a fixed workload: integer, dict and list work."""
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        _reference_workload()
+        best = min(best, time.perf_counter() - start)
+    return round(best, 6)
+
+
+def _reference_workload() -> int:
+    """Never change this function: its time is the machine's speed figure (~0.1 s here)."""
+    total = 0
+    table: dict[int, int] = {}
+    for i in range(200_000):
+        total = (total * 31 + i) % 1_000_003
+        table[i % 4099] = total
+    values = sorted(table.values())
+    for j in range(50):
+        values.reverse()
+        total += values[j]
+    sieve = bytearray([1]) * 100_000
+    for p in range(2, 317):
+        if sieve[p]:
+            sieve[p * p :: p] = bytes(len(range(p * p, 100_000, p)))
+    return total + sum(sieve)
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _memory_mb() -> float | None:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
+
+
+def _library_versions() -> dict[str, str]:
+    out = {}
+    for name in LIBRARIES:
+        try:
+            out[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    out["python_executable"] = sys.executable
+    return out
+
+
+def _git() -> dict[str, Any]:
+    """Commit and dirty flag of the project's checkout (empty strings outside git)."""
+
+    def run(*args: str) -> str:
+        try:
+            done = subprocess.run(
+                ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = run("rev-parse", "HEAD")
+    status = run("status", "--porcelain", "--untracked-files=no") if commit else ""
+    return {
+        "git_commit": commit,
+        "git_dirty": bool(status),
+        "git_branch": run("rev-parse", "--abbrev-ref", "HEAD") if commit else "",
+    }

@@ -1,0 +1,224 @@
+"""Execute planned runs locally or on a Dask cluster; store each record as it finishes.
+
+Local: one single-threaded, solver-free parent forks every run (``bench.measure``) and keeps
+up to ``jobs`` of them going at once. Dask: each run goes to a worker, which starts a
+fresh helper process (``bench.remote``) that forks the run from itself, because forking
+from a worker's thread pool is not safe; the Measurement comes back and the parent stores it.
+
+Either way an ``infeasible`` claim is cross-checked as records arrive: when another
+encoding holds a verified solution of the same instance in the same sweep, the claim
+becomes ``wrong`` (stored at once, updated in place if the solution arrives later).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+import secrets
+import socket
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import asdict
+from datetime import datetime, timezone
+from typing import Any
+
+from bench import store
+from bench.measure import Measurement, RunningRun, start_run, wait_any
+from bench.record import RunRecord
+from bench.suites import PlannedRun
+from models import registry
+from models.base import INFEASIBLE, SOLVED, WRONG
+
+#: stored solutions larger than this (JSON characters) are dropped from the record
+MAX_SOLUTION_CHARS = 200_000
+#: modules imported in the parent before the first fork, so no run pays for them
+WARM_MODULES = ("ortools.sat.python.cp_model", "z3", "pulp", "highspy", "pysat.solvers")
+
+
+def new_run_id() -> str:
+    """Sortable and unique enough: UTC time plus 4 random hex digits."""
+    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S-") + secrets.token_hex(2)
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def warm_up() -> None:
+    """Import every encoding and the usual solver modules once, before any fork."""
+    registry.encodings()
+    for name in WARM_MODULES:
+        try:
+            __import__(name)
+        except ImportError:
+            continue
+    gc.collect()
+    gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
+
+
+class Sweep:
+    """The parent side of a sweep: builds records, cross-checks, stores, reports progress."""
+
+    def __init__(
+        self,
+        conn,
+        run_id: str,
+        suite: str,
+        environment: dict[str, Any],
+        on_record: Callable[[RunRecord], None] | None = None,
+    ):
+        self.conn, self.run_id, self.suite = conn, run_id, suite
+        self.environment = environment
+        self.on_record = on_record or (lambda record: None)
+        self.records: list[RunRecord] = store.stored_records(conn, run_id)
+        self.solved_by: dict[tuple[str, str], str] = {}
+        self.claims: dict[tuple[str, str], list[RunRecord]] = {}
+        self.refuted = 0
+        for record in self.records:
+            self._note(record)
+
+    def record(
+        self, planned: PlannedRun, result: Measurement, started_at: str, size: str, host: str
+    ) -> RunRecord:
+        """Turn one measurement into a stored record; returns it (possibly marked wrong)."""
+        cls = registry.get_encoding(planned.puzzle, planned.encoding)
+        key = f"{planned.puzzle}/{planned.encoding}"
+        solution = result.solution
+        if solution is not None and len(json.dumps(solution)) > MAX_SOLUTION_CHARS:
+            solution = None
+        record = RunRecord(
+            run_id=self.run_id,
+            started_at=started_at,
+            suite=self.suite,
+            case=planned.case,
+            puzzle=planned.puzzle,
+            instance=planned.instance,
+            size=size,
+            encoding=planned.encoding,
+            options=dict(planned.options),
+            solver=cls.solver,
+            solver_version=self.environment.get("solvers", {}).get(key, ""),
+            encoding_hash=self.environment.get("encoding_hashes", {}).get(key, ""),
+            repeat=planned.repeat,
+            seed=planned.seed,
+            threads=planned.threads,
+            time_limit_s=planned.time_limit_s,
+            memory_limit_mb=planned.memory_limit_mb,
+            status=result.status,
+            verified=result.verified,
+            build_s=result.build_s,
+            solve_s=result.solve_s,
+            wall_s=result.wall_s,
+            cpu_s=result.cpu_s,
+            peak_rss_mb=result.peak_rss_mb,
+            overhead_s=result.overhead_s,
+            n_vars=result.n_vars,
+            n_constraints=result.n_constraints,
+            counters=dict(result.counters),
+            error=result.error,
+            host=host,
+            solution=solution,
+        )
+        refuted = self._note(record)
+        store.insert_run(self.conn, record)
+        for other in refuted:
+            if other is not record:
+                store.mark_wrong(self.conn, other)
+        self.records.append(record)
+        self.on_record(record)
+        return record
+
+    def _note(self, record: RunRecord) -> list[RunRecord]:
+        """Cross-check: mark infeasible claims wrong once the instance has a verified solution."""
+        where = (record.puzzle, record.instance)
+        refuted: list[RunRecord] = []
+        if record.status == SOLVED and record.verified:
+            self.solved_by.setdefault(where, record.encoding)
+            refuted = self.claims.pop(where, [])
+        elif record.status == INFEASIBLE:
+            if where in self.solved_by:
+                refuted = [record]
+            else:
+                self.claims.setdefault(where, []).append(record)
+        for claim in refuted:
+            claim.status = WRONG
+            claim.error = (
+                f"claimed infeasible, but {self.solved_by[where]} found a verified solution"
+            )
+            self.refuted += 1
+        return refuted
+
+
+def run_local(
+    planned: Iterable[PlannedRun],
+    sweep: Sweep,
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    jobs: int = 1,
+    on_start: Callable[[PlannedRun], None] | None = None,
+    on_tick: Callable[[], None] | None = None,
+) -> None:
+    """Fork every run from this (single-threaded) process, at most ``jobs`` at a time."""
+    queue = deque(planned)
+    active: dict[int, tuple[PlannedRun, RunningRun, str]] = {}
+    host = socket.gethostname()
+    try:
+        while queue or active:
+            while queue and len(active) < max(1, jobs):
+                item = queue.popleft()
+                loaded = instances[(item.puzzle, item.instance)]
+                run = start_run(item.task(), loaded.instance)
+                active[run.pid] = (item, run, now_iso())
+                if on_start:
+                    on_start(item)
+            for run in wait_any([entry[1] for entry in active.values()]):
+                item, _, started_at = active.pop(run.pid)
+                result = run.finish()
+                size = instances[(item.puzzle, item.instance)].size
+                sweep.record(item, result, started_at, size, host)
+            if on_tick:
+                on_tick()
+    finally:
+        for _, run, _ in active.values():  # interrupted: no run outlives the sweep
+            with contextlib.suppress(OSError):
+                os.killpg(run.pid, 9)
+            with contextlib.suppress(OSError):
+                os.waitpid(run.pid, 0)
+
+
+def run_dask(
+    planned: Iterable[PlannedRun],
+    sweep: Sweep,
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    scheduler: str,
+    on_start: Callable[[PlannedRun], None] | None = None,
+    on_tick: Callable[[], None] | None = None,
+) -> None:
+    """Send each run to a Dask worker (a fresh helper process there forks it); store results."""
+    from distributed import Client, as_completed
+
+    from bench import remote
+
+    plugins = os.environ.get(registry.PLUGINS_ENV, "")
+    with Client(scheduler, timeout="30s") as client:
+        futures = {}
+        for item in planned:
+            future = client.submit(
+                remote.run_on_worker, asdict(item.task()), plugins, pure=False,
+                key=f"bench-run-{secrets.token_hex(6)}",
+            )  # fmt: skip
+            futures[future] = item
+            if on_start:
+                on_start(item)
+        for future in as_completed(futures):
+            item = futures[future]
+            try:
+                reply = future.result()
+            except Exception as err:  # the worker itself failed: keep the sweep going
+                reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
+            result = remote.measurement_from(reply)
+            size = instances[(item.puzzle, item.instance)].size
+            sweep.record(item, result, reply.get("started_at") or now_iso(), size, reply["host"])
+            if on_tick:
+                on_tick()

@@ -1,0 +1,163 @@
+"""What a sweep shows while it runs and when it ends.
+
+The progress bar is refreshed by hand (``auto_refresh=False``): rich's refresh thread
+would make the forking parent multi-threaded, which DESIGN forbids. On a terminal: a
+bar with done/total, elapsed, estimate, current case and status counts; elsewhere (CI
+logs, pipes): one line per finished run.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+
+import pandas as pd
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from bench import stats
+from bench.record import RunRecord
+from bench.suites import PlannedRun
+from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
+
+REFRESH_S = 0.25
+
+
+class SweepProgress:
+    """Progress of one sweep; call ``started``/``finished``/``tick`` from the parent's loop."""
+
+    def __init__(self, total: int, done: int, title: str, console: Console | None = None):
+        self.console = console or Console(stderr=True)
+        self.total, self.done = total, done
+        self.counts: Counter[str] = Counter()
+        self.current = ""
+        self._last = 0.0
+        self.live = self.console.is_terminal
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            TextColumn("{task.fields[counts]}"),
+            console=self.console,
+            auto_refresh=False,
+            transient=False,
+        )
+        self._task = self._progress.add_task(title, total=total, completed=done, counts="")
+
+    def __enter__(self) -> SweepProgress:
+        if self.live:
+            self._progress.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.live:
+            self._progress.refresh()
+            self._progress.stop()
+
+    def started(self, planned: PlannedRun) -> None:
+        self.current = f"{planned.case}: {planned.encoding} {planned.instance}"
+        self.tick(force=True)
+
+    def finished(self, record: RunRecord) -> None:
+        self.done += 1
+        self.counts[record.status] += 1
+        if self.live:
+            self._progress.update(self._task, completed=self.done)
+            self.tick(force=True)
+        else:
+            took = "" if record.wall_s is None else f" {record.wall_s:.3f} s"
+            self.console.print(
+                f"[{self.done}/{self.total}] {record.case}: {record.puzzle} {record.encoding} "
+                f"{record.instance}: {record.status}{took}",
+                highlight=False,
+                soft_wrap=True,
+            )
+
+    def tick(self, force: bool = False) -> None:
+        if not self.live:
+            return
+        now = time.monotonic()
+        if not force and now - self._last < REFRESH_S:
+            return
+        self._last = now
+        order = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)
+        counts = " ".join(
+            f"{s} {self.counts[s]}"
+            for s in order
+            if self.counts[s] or s in (SOLVED, TIMEOUT, WRONG)
+        )
+        self._progress.update(self._task, description=_clip(self.current, 48), counts=counts)
+        self._progress.refresh()
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else "…" + text[-(width - 1) :]
+
+
+def summary_table(records: list[RunRecord], run_id: str, seconds: float | None = None) -> Table:
+    """Per puzzle x encoding: status counts, median time with IQR, median wall and overhead."""
+    frame = pd.DataFrame([r.to_row() for r in records])
+    title = f"run {run_id}: {len(records)} runs"
+    if seconds is not None:
+        title += f" in {seconds:.1f} s"
+    table = Table(title=title)
+    columns = ("puzzle", "encoding", "solved", "infeas", "timeout", "memout", "wrong",
+               "error", "time s (IQR)", "wall s", "ovh ms")  # fmt: skip
+    for name in columns:
+        table.add_column(name, justify="left" if name in ("puzzle", "encoding") else "right")
+    if frame.empty:
+        return table
+    for row in stats.summary(frame).itertuples(index=False):
+        data = row._asdict()
+        time_text = _seconds(data["median_time_s"])
+        if not _missing(data["time_iqr_s"]) and data["answered"] > 1:
+            time_text += f" ({_seconds(data['time_iqr_s'])})"
+        overhead = data["median_overhead_s"]
+        table.add_row(
+            data["puzzle"],
+            data["encoding"],
+            *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
+            time_text,
+            _seconds(data["median_wall_s"]),
+            "-" if _missing(overhead) else f"{overhead * 1000:.1f}",
+        )
+    return table
+
+
+def problems(records: list[RunRecord], limit: int = 10) -> list[str]:
+    """One line per wrong or error run (the first ``limit``), for the end of a sweep."""
+    lines = []
+    for record in records:
+        if record.status in (WRONG, ERROR):
+            first = (record.error or "").strip().splitlines()
+            lines.append(
+                f"{record.status}: {record.puzzle} {record.encoding} {record.instance} "
+                f"(seed {record.seed}, repeat {record.repeat}): {first[0] if first else ''}"
+            )
+    if len(lines) > limit:
+        lines = [*lines[:limit], f"... and {len(lines) - limit} more"]
+    return lines
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _seconds(value) -> str:
+    if _missing(value):
+        return "-"
+    return f"{value:.3f}" if value < 100 else f"{value:.0f}"

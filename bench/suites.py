@@ -1,0 +1,524 @@
+"""Read a suite TOML file, check everything it names, and expand it into planned runs.
+
+Everything is checked before anything runs: an unknown puzzle, encoding or option, a
+missing file, an empty glob, a bad ``#N-M`` range or a TOML syntax error raises
+``SuiteError`` (a ``UsageError``: one line naming the suite file, exit code 2).
+Defaults cascade: a case's own keys, then its file's ``[suite]`` table, then the
+``[suite]`` of the file that included it, then the built-in defaults below.
+Instance paths and globs are relative to the repository root; a plain path or glob
+match that holds several puzzles (a collection) expands to every entry, ``PATH#1..K``.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import itertools
+import json
+import random
+import sys
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from bench.measure import RunTask
+from bench.suites_dir import SUITES_DIR, suite_names, suite_path
+from models import registry
+from models.base import InstanceError, Puzzle
+from models.registry import UsageError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULTS: dict[str, Any] = {
+    "repeats": 1,
+    "time_limit_s": 60.0,
+    "memory_limit_mb": None,
+    "seeds": [0],
+    "threads": [1],
+}
+SUITE_KEYS = {"description", "include", *DEFAULTS}
+CASE_KEYS = {
+    "name",
+    "description",
+    "puzzle",
+    "instances",
+    "sample",
+    "generate",
+    "encodings",
+    "exclude_encodings",
+    "options",
+    *DEFAULTS,
+}
+
+
+class SuiteError(UsageError):
+    """A suite that cannot run as written; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class PlannedRun:
+    """One run a suite asks for; the fields of ``KEY_FIELDS`` identify it within a sweep."""
+
+    case: str
+    puzzle: str
+    instance: str
+    encoding: str
+    options: dict[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    threads: int = 1
+    repeat: int = 0
+    time_limit_s: float | None = None
+    memory_limit_mb: float | None = None
+
+    def key(self) -> tuple:
+        """The resume key (record.KEY_FIELDS), with options as canonical JSON."""
+        return run_key(asdict(self))
+
+    def task(self) -> RunTask:
+        return RunTask(
+            puzzle=self.puzzle,
+            instance=self.instance,
+            encoding=self.encoding,
+            options=dict(self.options),
+            seed=self.seed,
+            threads=self.threads,
+            time_limit_s=self.time_limit_s,
+            memory_limit_mb=self.memory_limit_mb,
+        )
+
+
+def run_key(values: dict[str, Any]) -> tuple:
+    """Key of a planned run or a stored record (options as dict or JSON text)."""
+    options = values.get("options") or {}
+    if isinstance(options, str):
+        options = json.loads(options)
+    return (
+        values["case"],
+        values["puzzle"],
+        values["instance"],
+        values["encoding"],
+        json.dumps(options, sort_keys=True),
+        int(values["seed"]),
+        int(values["threads"]),
+        int(values["repeat"]),
+    )
+
+
+@dataclass
+class Suite:
+    """A checked, expanded suite: its planned runs and the instances they use (loaded)."""
+
+    name: str
+    path: Path
+    text: str  # the suite file as written
+    sha256: str  # over the file and everything it includes
+    description: str
+    runs: list[PlannedRun]
+    instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
+
+
+def load_suite(name_or_path: str) -> Suite:
+    """Parse, check and expand a shipped suite (by name) or any suite file."""
+    path = suite_path(name_or_path)
+    if not path.is_file():
+        shipped = ", ".join(suite_names()) or "none"
+        raise SuiteError(f"{name_or_path}: no such suite file (shipped suites: {shipped})")
+    loader = _Loader()
+    cases = loader.read(path, dict(DEFAULTS), ())
+    names: dict[str, Path] = {}
+    for case_path, case in cases:
+        if case["name"] in names:
+            raise SuiteError(
+                f"{case_path}: case name {case['name']!r} is used twice "
+                f"(also in {names[case['name']]})"
+            )
+        names[case["name"]] = case_path
+    instances: dict[tuple[str, str], registry.LoadedInstance] = {}
+    runs: list[PlannedRun] = []
+    seen: set[tuple] = set()
+    for case_path, case in cases:
+        for run in _expand_case(case_path, case, instances):
+            if run.key() not in seen:
+                seen.add(run.key())
+                runs.append(run)
+    text = path.read_text(encoding="utf-8")
+    return Suite(
+        name=path.stem,
+        path=path,
+        text=text,
+        sha256=loader.digest.hexdigest(),
+        description=loader.description,
+        runs=runs,
+        instances=instances,
+    )
+
+
+class _Loader:
+    """Reads a suite file and its includes into a flat list of cases with defaults applied."""
+
+    def __init__(self) -> None:
+        self.digest = hashlib.sha256()
+        self.description = ""
+
+    def read(self, path: Path, inherited: dict[str, Any], stack: tuple[Path, ...]):
+        resolved = path.resolve()
+        if resolved in stack:
+            raise SuiteError(f"{path}: includes itself (through {' -> '.join(map(str, stack))})")
+        try:
+            raw = path.read_bytes()
+            doc = tomllib.loads(raw.decode("utf-8"))
+        except tomllib.TOMLDecodeError as err:
+            raise SuiteError(f"{path}: TOML syntax error: {err}") from None
+        except (OSError, UnicodeDecodeError) as err:
+            raise SuiteError(f"{path}: cannot read: {err}") from None
+        self.digest.update(raw)
+        _check_keys(path, "top level", doc, {"suite", "cases"})
+        head = doc.get("suite", {})
+        if not isinstance(head, dict):
+            raise SuiteError(f"{path}: [suite] must be a table")
+        _check_keys(path, "[suite]", head, SUITE_KEYS)
+        if not stack:
+            self.description = str(head.get("description", ""))
+        defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
+        out: list[tuple[Path, dict[str, Any]]] = []
+        for item in _as_list(path, "include", head.get("include", [])):
+            out += self.read(_include_path(path, str(item)), defaults, (*stack, resolved))
+        cases = doc.get("cases", [])
+        if not isinstance(cases, list):
+            raise SuiteError(f"{path}: cases must be an array of tables ([[cases]])")
+        for number, case in enumerate(cases, start=1):
+            if not isinstance(case, dict):
+                raise SuiteError(f"{path}: case {number} must be a table")
+            if "name" not in case:
+                raise SuiteError(f"{path}: case {number} has no name")
+            _check_keys(path, f"case {case['name']!r}", case, CASE_KEYS)
+            out.append((path, {**defaults, **case}))
+        return out
+
+
+def _include_path(path: Path, item: str) -> Path:
+    for candidate in (path.parent / item, SUITES_DIR / item, REPO_ROOT / item):
+        if candidate.is_file():
+            return candidate
+    raise SuiteError(f"{path}: included suite {item!r} not found")
+
+
+def _check_keys(path: Path, where: str, table: dict, allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise SuiteError(
+            f"{path}: {where}: unknown key(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(allowed))})"
+        )
+
+
+def _as_list(path: Path, key: str, value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _expand_case(
+    path: Path, case: dict[str, Any], instances: dict[tuple[str, str], registry.LoadedInstance]
+) -> list[PlannedRun]:
+    where = f"{path}: case {case['name']!r}"
+    if "puzzle" not in case:
+        raise SuiteError(f"{where}: no puzzle given")
+    try:
+        rules = registry.get_puzzle(str(case["puzzle"]))
+    except UsageError as err:
+        raise SuiteError(f"{where}: {err}") from None
+    specs = _instance_specs(where, rules, case)
+    for spec in specs:
+        if (rules.name, spec) not in instances:
+            instances[(rules.name, spec)] = _load(where, rules, spec)
+    encodings = _encodings(where, rules.name, case)
+    option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
+    _check_option_targets(where, case, encodings)
+    repeats = _positive_int(where, "repeats", case["repeats"])
+    seeds = [_int(where, "seeds", s) for s in _as_list(path, "seeds", case["seeds"])]
+    threads = [
+        _positive_int(where, "threads", t) for t in _as_list(path, "threads", case["threads"])
+    ]
+    limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
+    memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
+    runs = []
+    for spec in specs:
+        for enc in encodings:
+            for options in option_sets[enc]:
+                for seed, thread_count, repeat in itertools.product(seeds, threads, range(repeats)):
+                    runs.append(
+                        PlannedRun(
+                            case["name"],
+                            rules.name,
+                            spec,
+                            enc,
+                            options,
+                            seed,
+                            thread_count,
+                            repeat,
+                            limit,
+                            memory,
+                        )
+                    )
+    return runs
+
+
+def _instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]:
+    specs: list[str] = []
+    for item in _as_list(Path(), "instances", case.get("instances", [])):
+        specs += _expand_item(where, rules, str(item))
+    if "generate" in case:
+        specs += _generated(where, rules.name, case["generate"])
+    if "sample" in case:
+        sample = case["sample"]
+        if not isinstance(sample, dict) or "count" not in sample:
+            raise SuiteError(f"{where}: sample must read {{ count = N, seed = S }}")
+        count = _positive_int(where, "sample.count", sample["count"])
+        rng = random.Random(_int(where, "sample.seed", sample.get("seed", 0)))
+        if count < len(specs):
+            chosen = sorted(rng.sample(range(len(specs)), count))
+            specs = [specs[i] for i in chosen]
+    if not specs:
+        raise SuiteError(f"{where}: no instances (give instances or generate)")
+    return list(dict.fromkeys(specs))
+
+
+def _expand_item(where: str, rules: Puzzle, item: str) -> list[str]:
+    if item.startswith(registry.GENERATED_PREFIX):
+        return [item]
+    path_text, sep, selector = item.partition("#")
+    if any(ch in path_text for ch in "*?["):
+        matches = sorted(glob.glob(path_text, root_dir=REPO_ROOT, recursive=True))
+        matches = [m for m in matches if (REPO_ROOT / m).is_file()]
+        if not matches:
+            raise SuiteError(f"{where}: glob {path_text!r} matches no file")
+        if sep:
+            raise SuiteError(f"{where}: {item!r}: a #range needs one file, not a glob")
+    else:
+        if not (REPO_ROOT / path_text).is_file():
+            raise SuiteError(f"{where}: no such instance file {path_text!r}")
+        matches = [path_text]
+    specs = []
+    for match in matches:
+        count = len(_entries(where, rules, match))
+        if sep:
+            specs += [f"{match}#{n}" for n in _parse_range(where, item, selector, count)]
+        elif count == 1:
+            specs.append(match)
+        else:
+            specs += [f"{match}#{n}" for n in range(1, count + 1)]
+    return specs
+
+
+def _parse_range(where: str, item: str, selector: str, count: int) -> list[int]:
+    """``7``, ``1-50`` or ``1-5,9`` (entries count from 1)."""
+    numbers: list[int] = []
+    try:
+        for part in selector.split(","):
+            first, dash, last = part.strip().partition("-")
+            lo, hi = int(first), int(last) if dash else int(first)
+            if lo < 1 or hi < lo:
+                raise ValueError
+            numbers += range(lo, hi + 1)
+    except ValueError:
+        raise SuiteError(
+            f"{where}: bad entry range in {item!r} (write #N, #N-M or #N-M,K)"
+        ) from None
+    if numbers and max(numbers) > count:
+        raise SuiteError(f"{where}: {item!r} reaches entry {max(numbers)}, the file holds {count}")
+    return numbers
+
+
+_ENTRY_CACHE: dict[tuple[str, str], list[tuple[int, str]]] = {}
+
+
+def _entries(where: str, rules: Puzzle, path: str) -> list[tuple[int, str]]:
+    key = (rules.name, path)
+    if key not in _ENTRY_CACHE:
+        try:
+            text = (REPO_ROOT / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SuiteError(f"{where}: cannot read {path}: {err}") from None
+        entries = rules.split(text) if text.strip() else []
+        if not entries:
+            raise SuiteError(f"{where}: {path} holds no puzzle")
+        _ENTRY_CACHE[key] = entries
+    return _ENTRY_CACHE[key]
+
+
+def _load(where: str, rules: Puzzle, spec: str) -> registry.LoadedInstance:
+    """Load one instance (collections read once); any problem is a SuiteError naming the case."""
+    try:
+        if spec.startswith(registry.GENERATED_PREFIX):
+            loaded = registry.load_instance(spec)
+            if loaded.puzzle != rules.name:
+                raise SuiteError(f"{where}: {spec} generates a {loaded.puzzle}, not a {rules.name}")
+            return loaded
+        path, _, index = spec.partition("#")
+        first_line, text = _entries(where, rules, path)[int(index) - 1 if index else 0]
+        try:
+            instance = rules.parse(text, spec)
+        except InstanceError as err:
+            line = None if err.line is None else err.line + first_line - 1
+            raise InstanceError(spec, err.message, line) from None
+        return registry.LoadedInstance(rules.name, spec, instance, rules.size_of(instance))
+    except (InstanceError, UsageError) as err:
+        if isinstance(err, SuiteError):
+            raise
+        raise SuiteError(f"{where}: {err}") from None
+
+
+def _generated(where: str, puzzle: str, sweep: Any) -> list[str]:
+    if not isinstance(sweep, dict) or "sizes" not in sweep:
+        raise SuiteError(
+            f"{where}: generate must read {{ sizes = [...], seeds = [...], params = {{...}} }}"
+        )
+    _check_keys(Path(where.split(":")[0]), "generate", sweep, {"sizes", "seeds", "params"})
+    params = sweep.get("params", {})
+    if not isinstance(params, dict):
+        raise SuiteError(f"{where}: generate.params must be a table")
+    keys = sorted(params)
+    values = [params[k] if isinstance(params[k], list) else [params[k]] for k in keys]
+    specs = []
+    for size in _as_list(Path(), "sizes", sweep["sizes"]):
+        rows, cols = _size(where, size)
+        for seed in _as_list(Path(), "seeds", sweep.get("seeds", [0])):
+            for combo in itertools.product(*values):
+                extra = dict(zip(keys, combo, strict=True))
+                specs.append(registry.generated_spec(puzzle, rows, cols, int(seed), **extra))
+    return specs
+
+
+def _size(where: str, size: Any) -> tuple[int, int]:
+    if isinstance(size, int) and size > 0:
+        return size, size
+    try:
+        rows, cols = (int(x) for x in str(size).lower().split("x"))
+        if rows > 0 and cols > 0:
+            return rows, cols
+    except ValueError:
+        pass
+    raise SuiteError(f"{where}: generate size {size!r} must read ROWSxCOLS (or one number)")
+
+
+def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
+    known = registry.encodings().get(puzzle, {})
+    chosen = [str(e) for e in _as_list(Path(), "encodings", case.get("encodings", list(known)))]
+    excluded = [str(e) for e in _as_list(Path(), "exclude", case.get("exclude_encodings", []))]
+    for name in chosen + excluded:
+        if name not in known:
+            raise SuiteError(
+                f"{where}: unknown encoding {name!r} for puzzle {puzzle!r} "
+                f"(known: {', '.join(known) or 'none'})"
+            )
+    result = [e for e in dict.fromkeys(chosen) if e not in excluded]
+    if not result:
+        raise SuiteError(f"{where}: no encoding left to run for puzzle {puzzle!r}")
+    return result
+
+
+def _option_sets(where: str, puzzle: str, encoding: str, case: dict[str, Any]) -> list[dict]:
+    """Every combination of the swept option values for one encoding (default: no options)."""
+    table = (case.get("options") or {}).get(encoding, {})
+    if not isinstance(table, dict):
+        raise SuiteError(f"{where}: options.{encoding} must be a table")
+    cls = registry.get_encoding(puzzle, encoding)
+    keys = sorted(table)
+    choices = []
+    for key in keys:
+        if key not in cls.option_choices:
+            known = ", ".join(cls.option_choices) or "none"
+            raise SuiteError(f"{where}: encoding {encoding} has no option {key!r} (known: {known})")
+        values = table[key] if isinstance(table[key], list) else [table[key]]
+        allowed = cls.option_choices[key]
+        matched = []
+        for value in values:
+            hits = [c for c in allowed if c == value or str(c) == str(value)]
+            if not hits:
+                raise SuiteError(
+                    f"{where}: option {encoding}.{key} = {value!r} not one of "
+                    f"{[str(c) for c in allowed]}"
+                )
+            matched.append(hits[0])
+        choices.append(matched)
+    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*choices)]
+
+
+def _check_option_targets(where: str, case: dict[str, Any], encodings: list[str]) -> None:
+    options = case.get("options") or {}
+    if not isinstance(options, dict):
+        raise SuiteError(f"{where}: options must be a table of tables, one per encoding")
+    stray = sorted(set(options) - set(encodings))
+    if stray:
+        raise SuiteError(
+            f"{where}: options given for encoding(s) not in the case: {', '.join(stray)}"
+        )
+
+
+def _int(where: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SuiteError(f"{where}: {key} must be an integer, got {value!r}")
+    return value
+
+
+def _positive_int(where: str, key: str, value: Any) -> int:
+    if _int(where, key, value) < 1:
+        raise SuiteError(f"{where}: {key} must be at least 1, got {value!r}")
+    return value
+
+
+def _positive_number(where: str, key: str, value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        raise SuiteError(f"{where}: {key} must be a positive number, got {value!r}")
+    return float(value)
+
+
+def load_planned_instances(
+    runs: list[PlannedRun],
+) -> dict[tuple[str, str], registry.LoadedInstance]:
+    """Load the instances of a stored plan (for ``--resume``); problems raise SuiteError."""
+    loaded: dict[tuple[str, str], registry.LoadedInstance] = {}
+    for run in runs:
+        if (run.puzzle, run.instance) not in loaded:
+            rules = registry.get_puzzle(run.puzzle)
+            loaded[(run.puzzle, run.instance)] = _load(
+                f"resumed plan: case {run.case!r}", rules, run.instance
+            )
+    return loaded
+
+
+def narrow(
+    runs: list[PlannedRun],
+    puzzle: str | None = None,
+    encoding: str | None = None,
+    repeats: int | None = None,
+    time_limit_s: float | None = None,
+) -> list[PlannedRun]:
+    """Apply the command line's filters and overrides to a plan (``run --puzzle/--encoding/...``)."""
+    if puzzle is not None:
+        registry.get_puzzle(puzzle)
+        runs = [r for r in runs if r.puzzle == puzzle]
+    if encoding is not None:
+        if not any(encoding in encs for encs in registry.encodings().values()):
+            raise UsageError(f"unknown encoding {encoding!r} (see `python -m bench list`)")
+        runs = [r for r in runs if r.encoding == encoding]
+    if time_limit_s is not None:
+        runs = [replace(r, time_limit_s=float(time_limit_s)) for r in runs]
+    if repeats is not None:
+        firsts = _unique([replace(r, repeat=0) for r in runs])
+        runs = [replace(r, repeat=i) for r in firsts for i in range(repeats)]
+    return runs
+
+
+def _unique(runs: list[PlannedRun]) -> list[PlannedRun]:
+    seen, out = set(), []
+    for run in runs:
+        if run.key() not in seen:
+            seen.add(run.key())
+            out.append(run)
+    return out
