@@ -1,0 +1,32 @@
+"""Render runs into reports/<RUN_ID>/report.md and report.html with PNG and SVG charts.
+
+Several run ids (or baseline names, or exported files) are merged into one report, so
+two machines or two commits can be set side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from bench.report import write_report
+from bench.sources import load_source
+from bench.store import DEFAULT_STORE
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runs", nargs="*", default=["latest"], help="run ids (default: latest)")
+    parser.add_argument("--out", metavar="DIR", help="output folder (default reports/<run id>)")
+    parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
+
+
+def main(args: argparse.Namespace) -> int:
+    sources = [load_source(text, args.store) for text in args.runs]
+    runs = pd.concat([s.runs for s in sources], ignore_index=True)
+    environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
+    out = Path(args.out) if args.out else Path("reports") / "+".join(s.label for s in sources)
+    html = write_report(runs, out, environments)
+    print(f"report written: {out / 'report.md'} and {html}")
+    return 0

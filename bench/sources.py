@@ -1,0 +1,98 @@
+"""Turn what a user names on the command line into runs: a run id, a baseline name, or a file.
+
+``compare`` accepts run ids (or ``latest``) from the store, baseline names saved under
+``results/baseline/``, and exported result files (CSV, Parquet, JSON), so a baseline can
+be committed as a file and compared with a fresh run anywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from bench import store
+from bench.record import FIELD_NAMES, JSON_FIELDS
+from models.registry import UsageError
+
+BASELINE_DIR = Path("results/baseline")
+BASELINE_FORMAT = "puzzle-bench-baseline/1"
+
+
+@dataclass
+class Runs:
+    label: str
+    runs: pd.DataFrame
+    environments: dict[str, dict[str, Any]]
+
+
+def load_source(text: str, store_path: str | Path) -> Runs:
+    """A file path, then a baseline name, then a run id: the first that exists wins."""
+    path = Path(text)
+    if path.is_file():
+        return _from_file(path)
+    named = BASELINE_DIR / f"{text}.json"
+    if named.is_file():
+        return _from_file(named)
+    run_id = store.resolve_run_id(store_path, text)
+    return Runs(run_id, store.load(store_path, run_id), store.environments(store_path, [run_id]))
+
+
+def _from_file(path: Path) -> Runs:
+    try:
+        if path.suffix == ".parquet":
+            frame = pd.read_parquet(path)
+            environments: dict[str, dict] = {}
+        elif path.suffix == ".csv":
+            frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
+            environments = {}
+        else:
+            doc = json.loads(path.read_text())
+            rows = doc.get("runs", []) if isinstance(doc, dict) else doc
+            environments = doc.get("environments", {}) if isinstance(doc, dict) else {}
+            frame = pd.DataFrame(rows)
+    except (OSError, ValueError) as err:
+        raise UsageError(f"{path}: cannot read results: {err}") from None
+    missing = [f for f in ("puzzle", "instance", "encoding", "status") if f not in frame]
+    if missing:
+        raise UsageError(f"{path}: not a results file (no column {', '.join(missing)})")
+    for name in FIELD_NAMES:
+        if name not in frame:
+            frame[name] = None
+    for name in JSON_FIELDS:
+        frame[name] = [_decoded(v) for v in frame[name]]
+    return Runs(path.stem, frame, environments)
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return json.loads(value) if value else None
+    return None if isinstance(value, float) and pd.isna(value) else value
+
+
+def save_baseline(runs: Runs, name: str) -> Path:
+    """Write a committed baseline: the runs (solutions left out) and their environments."""
+    BASELINE_DIR.mkdir(parents=True, exist_ok=True)
+    frame = runs.runs.drop(columns=["solution"]).copy()
+    frame["solution"] = None
+    doc = {
+        "format": BASELINE_FORMAT,
+        "name": name,
+        "environments": runs.environments,
+        "runs": json.loads(frame.to_json(orient="records")),
+    }
+    path = BASELINE_DIR / f"{name}.json"
+    path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def calibration(runs: Runs) -> tuple[str | None, float | None]:
+    """(host, calibration figure) when every run came from one machine; else (None, None)."""
+    hosts = {e.get("host") for e in runs.environments.values()}
+    figures = [e.get("calibration_s") for e in runs.environments.values() if e.get("calibration_s")]
+    if len(hosts) != 1 or not figures:
+        return None, None
+    return hosts.pop(), float(sorted(figures)[len(figures) // 2])
