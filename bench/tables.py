@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-ANSWERED = ("solved", "infeasible")
+from bench.stats import ANSWERED, run_time
 
 
 def config_label(
@@ -38,9 +38,7 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
         config_label(e, o, t, show_threads)
         for e, o, t in zip(out["encoding"], out["options"], out["threads"], strict=True)
     ]
-    answered = out["status"].isin(ANSWERED)
-    total = out["build_s"].astype(float).fillna(0.0) + out["solve_s"].astype(float).fillna(0.0)
-    out["time_s"] = total.where(answered)
+    out["time_s"] = run_time(out)
     return out
 
 

@@ -86,3 +86,15 @@ def test_compare_unknown_run_is_usage_error(filled_store: Path) -> None:
     result = run_cli("compare", "nope", "base", "--store", str(filled_store))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_reporting_never_imports_a_solver() -> None:
+    code = (
+        "import sys, bench.report, bench.compare, bench.commands.report, bench.commands.compare;"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools','z3','pulp','pysat','highspy'}))"
+    )
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
