@@ -1,0 +1,225 @@
+"""Show or export the stored runs of a sweep: table, CSV, Parquet, JSON or pytest-benchmark JSON.
+
+Every format carries every RunRecord field (the terminal table shows the main ones unless
+--wide or --out is given). CSV and Parquet hold options, counters and solution as JSON
+text plus one counter_NAME column per counter; JSON holds them as objects, with the
+sweep's environments. The pytest-benchmark form groups repeats of one configuration
+into one benchmark (time = build + solve of answered runs), so `pytest-benchmark
+compare` can read the harness's results.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from bench import store
+from bench.cli import BenchUsageError
+from bench.record import FIELD_NAMES, JSON_FIELDS
+from bench.stats import ANSWERED, run_time
+
+FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark")
+RESULTS_FORMAT = "puzzle-bench-results/1"
+TERMINAL_COLUMNS = ("case", "puzzle", "instance", "size", "encoding", "seed", "repeat", "status",
+                    "build_s", "solve_s", "wall_s", "cpu_s", "peak_rss_mb", "n_vars")  # fmt: skip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("run_id", nargs="?", default="latest", help="a run id, or latest (default)")
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--wide", action="store_true", help="table: every field")
+    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+
+
+def main(args: argparse.Namespace) -> int:
+    if not Path(args.store).is_file():
+        raise store.UnknownRunError(f"{args.store}: no results store here (run a suite first)")
+    run_id = store.resolve_run_id(args.store, args.run_id)
+    if args.format == "parquet" and not args.out:
+        raise BenchUsageError("--format parquet needs --out FILE")
+    frame = store.load(args.store, [run_id])
+    envs = store.environments(args.store, [run_id])
+    if args.format == "table":
+        text = table_text(frame, run_id, wide=args.wide or bool(args.out))
+    elif args.format == "csv":
+        text = flat(frame).to_csv(index=False)
+    elif args.format == "parquet":
+        flat(frame).to_parquet(args.out, index=False)
+        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
+        return 0
+    elif args.format == "json":
+        text = json.dumps(results_json(frame, envs), indent=1, default=_plain) + "\n"
+    else:
+        text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
+    if args.out:
+        Path(args.out).write_text(text)
+        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def flat(frame: pd.DataFrame) -> pd.DataFrame:
+    """Every field, JSON fields as text, plus counter_NAME columns (CSV and Parquet)."""
+    out = store.flatten(frame)
+    for name in JSON_FIELDS:
+        out[name] = [None if v is None else json.dumps(v, sort_keys=True) for v in out[name]]
+    return out
+
+
+def results_json(frame: pd.DataFrame, environments: dict[str, dict]) -> dict[str, Any]:
+    rows = [{name: _plain(row[name]) for name in FIELD_NAMES} for _, row in frame.iterrows()]
+    return {
+        "format": RESULTS_FORMAT,
+        "run_ids": sorted(set(frame["run_id"])),
+        "environments": environments,
+        "runs": rows,
+    }
+
+
+def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
+    columns = list(flat(frame).columns) if wide else list(TERMINAL_COLUMNS)
+    data = flat(frame) if wide else frame
+    table = Table(title=f"run {run_id}: {len(frame)} runs")
+    for name in columns:
+        table.add_column(name, overflow="fold")
+    for _, row in data.iterrows():
+        table.add_row(*(_cell(row[c]) for c in columns))
+    width = max(120, 14 * len(columns)) if wide else None
+    if width is None and not Console().is_terminal:
+        width = 200  # a pipe or a log: do not squeeze the columns into 80 characters
+    console = Console(width=width, record=True)
+    with console.capture() as capture:
+        console.print(table)
+    return capture.get()
+
+
+def pytest_benchmark_json(frame: pd.DataFrame, environments: dict[str, dict]) -> dict[str, Any]:
+    """The JSON that pytest-benchmark saves (machine_info, commit_info, benchmarks, ...)."""
+    env = next(iter(environments.values()), {})
+    data = frame.assign(time_s=run_time(frame) if len(frame) else [])
+    benchmarks = []
+    keys = ["case", "puzzle", "instance", "encoding", "options_text", "seed", "threads"]
+    data["options_text"] = [json.dumps(o or {}, sort_keys=True) for o in data["options"]]
+    for values, group in data.groupby(keys, sort=True):
+        case, puzzle, instance, encoding, options, seed, threads = values
+        times = sorted(float(t) for t in group["time_s"] if not _missing(t))
+        if not times:
+            continue  # no answered repeat: nothing to time (statuses go in the summary)
+        label = encoding + ("" if options == "{}" else options)
+        name = f"{puzzle}[{instance}-{label}-seed{seed}-t{threads}]"
+        benchmarks.append(
+            {
+                "group": f"{case}:{puzzle}",
+                "name": name,
+                "fullname": f"{case}::{name}",
+                "params": {"instance": instance, "encoding": encoding, "seed": int(seed)},
+                "param": f"{instance}-{label}-seed{seed}-t{threads}",
+                "extra_info": {
+                    "time": "build_s + solve_s of answered runs",
+                    "statuses": sorted(set(group["status"])),
+                    "answered": int(group["status"].isin(ANSWERED).sum()),
+                    "runs": len(group),
+                    "solver": group["solver"].iloc[0],
+                    "solver_version": group["solver_version"].iloc[0],
+                    "encoding_hash": group["encoding_hash"].iloc[0],
+                    "options": json.loads(options),
+                    "threads": int(threads),
+                },
+                "options": {
+                    "timer": "time.perf_counter",
+                    "disable_gc": False,
+                    "warmup": False,
+                    "min_rounds": 1,
+                    "max_time": 0,
+                    "min_time": 0,
+                },
+                "stats": _stats(times),
+            }
+        )
+    return {
+        "machine_info": {
+            "node": env.get("host", ""),
+            "processor": env.get("cpu_model", ""),
+            "machine": env.get("platform", ""),
+            "python_implementation": env.get("python_implementation", ""),
+            "python_version": env.get("python", ""),
+            "system": env.get("os", ""),
+            "cpu": {"brand_raw": env.get("cpu_model", ""), "count": env.get("cores")},
+            "calibration_s": env.get("calibration_s"),
+        },
+        "commit_info": {
+            "id": env.get("git_commit", ""),
+            "dirty": bool(env.get("git_dirty", False)),
+            "project": "puzzle-bench",
+            "branch": env.get("git_branch", ""),
+        },
+        "benchmarks": benchmarks,
+        "datetime": datetime.now(timezone.utc).isoformat(),
+        "version": "5.1.0",
+    }
+
+
+def _stats(times: list[float]) -> dict[str, Any]:
+    """pytest-benchmark's Stats fields over one configuration's repeats."""
+    series = pd.Series(times)
+    n = len(times)
+    mean = float(series.mean())
+    stddev = float(series.std()) if n > 1 else 0.0
+    q1, q3 = float(series.quantile(0.25)), float(series.quantile(0.75))
+    iqr = q3 - q1
+    low, high = q1 - 1.5 * iqr, q3 + 1.5 * iqr
+    inside = [t for t in times if low <= t <= high] or times
+    iqr_out = sum(1 for t in times if t < low or t > high)
+    std_out = sum(1 for t in times if abs(t - mean) > stddev) if n > 1 else 0
+    return {
+        "min": times[0],
+        "max": times[-1],
+        "mean": mean,
+        "stddev": stddev,
+        "rounds": n,
+        "median": float(series.median()),
+        "iqr": iqr,
+        "q1": q1,
+        "q3": q3,
+        "iqr_outliers": iqr_out,
+        "stddev_outliers": std_out,
+        "outliers": f"{std_out};{iqr_out}",
+        "ld15iqr": min(inside),
+        "hd15iqr": max(inside),
+        "ops": (1.0 / mean) if mean > 0 else 0.0,
+        "total": float(sum(times)),
+        "data": times,
+        "iterations": 1,
+    }
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _plain(value: Any) -> Any:
+    """JSON-safe values: numpy scalars to Python, NaN to null."""
+    if hasattr(value, "item") and not isinstance(value, (dict, list, str)):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _cell(value: Any) -> str:
+    if _missing(value):
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)

@@ -1,0 +1,200 @@
+"""Instance lists of suite cases: paths, globs, ``PATH#N-M`` ranges, samples, generator sweeps.
+
+Paths and globs are relative to the repository root. A plain path or glob match that
+holds several puzzles (a collection) expands to every entry, ``PATH#1..K``; a
+collection file is read and split once however many entries a suite takes from it.
+"""
+
+from __future__ import annotations
+
+import glob
+import itertools
+import random
+from pathlib import Path
+from typing import Any
+
+from models import registry
+from models.base import InstanceError, Puzzle
+from models.registry import UsageError
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class SuiteError(UsageError):
+    """A suite that cannot run as written; the message names the file and the problem."""
+
+
+def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]:
+    specs: list[str] = []
+    for item in _as_list(case.get("instances", [])):
+        specs += _expand_item(where, rules, str(item))
+    if "generate" in case:
+        specs += _generated(where, rules.name, case["generate"])
+    if "sample" in case:
+        sample = case["sample"]
+        if not isinstance(sample, dict) or "count" not in sample:
+            raise SuiteError(f"{where}: sample must read {{ count = N, seed = S }}")
+        count = _positive_int(where, "sample.count", sample["count"])
+        rng = random.Random(_int(where, "sample.seed", sample.get("seed", 0)))
+        if count < len(specs):
+            chosen = sorted(rng.sample(range(len(specs)), count))
+            specs = [specs[i] for i in chosen]
+    if not specs:
+        raise SuiteError(f"{where}: no instances (give instances or generate)")
+    return list(dict.fromkeys(specs))
+
+
+def _expand_item(where: str, rules: Puzzle, item: str) -> list[str]:
+    if item.startswith(registry.GENERATED_PREFIX):
+        return [item]
+    path_text, sep, selector = item.partition("#")
+    if any(ch in path_text for ch in "*?["):
+        matches = sorted(glob.glob(path_text, root_dir=REPO_ROOT, recursive=True))
+        matches = [m for m in matches if (REPO_ROOT / m).is_file()]
+        if not matches:
+            raise SuiteError(f"{where}: glob {path_text!r} matches no file")
+        if sep:
+            raise SuiteError(f"{where}: {item!r}: a #range needs one file, not a glob")
+    else:
+        if not (REPO_ROOT / path_text).is_file():
+            raise SuiteError(f"{where}: no such instance file {path_text!r}")
+        matches = [path_text]
+    specs = []
+    for match in matches:
+        count = len(_entries(where, rules, match))
+        if sep:
+            specs += [f"{match}#{n}" for n in _parse_range(where, item, selector, count)]
+        elif count == 1:
+            specs.append(match)
+        else:
+            specs += [f"{match}#{n}" for n in range(1, count + 1)]
+    return specs
+
+
+def _parse_range(where: str, item: str, selector: str, count: int) -> list[int]:
+    """``7``, ``1-50`` or ``1-5,9`` (entries count from 1)."""
+    numbers: list[int] = []
+    try:
+        for part in selector.split(","):
+            first, dash, last = part.strip().partition("-")
+            lo, hi = int(first), int(last) if dash else int(first)
+            if lo < 1 or hi < lo:
+                raise ValueError
+            numbers += range(lo, hi + 1)
+    except ValueError:
+        raise SuiteError(
+            f"{where}: bad entry range in {item!r} (write #N, #N-M or #N-M,K)"
+        ) from None
+    if numbers and max(numbers) > count:
+        raise SuiteError(f"{where}: {item!r} reaches entry {max(numbers)}, the file holds {count}")
+    return numbers
+
+
+_ENTRY_CACHE: dict[tuple[str, str], list[tuple[int, str]]] = {}
+
+
+def _entries(where: str, rules: Puzzle, path: str) -> list[tuple[int, str]]:
+    key = (rules.name, path)
+    if key not in _ENTRY_CACHE:
+        try:
+            text = (REPO_ROOT / path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as err:
+            raise SuiteError(f"{where}: cannot read {path}: {err}") from None
+        entries = rules.split(text) if text.strip() else []
+        if not entries:
+            raise SuiteError(f"{where}: {path} holds no puzzle")
+        _ENTRY_CACHE[key] = entries
+    return _ENTRY_CACHE[key]
+
+
+def load(where: str, rules: Puzzle, spec: str) -> registry.LoadedInstance:
+    """Load one instance (collections read once); any problem is a SuiteError naming the case."""
+    try:
+        if spec.startswith(registry.GENERATED_PREFIX):
+            loaded = registry.load_instance(spec)
+            if loaded.puzzle != rules.name:
+                raise SuiteError(f"{where}: {spec} generates a {loaded.puzzle}, not a {rules.name}")
+            return loaded
+        path, _, index = spec.partition("#")
+        first_line, text = _entries(where, rules, path)[int(index) - 1 if index else 0]
+        try:
+            instance = rules.parse(text, spec)
+        except InstanceError as err:
+            line = None if err.line is None else err.line + first_line - 1
+            raise InstanceError(spec, err.message, line) from None
+        return registry.LoadedInstance(rules.name, spec, instance, rules.size_of(instance))
+    except (InstanceError, UsageError) as err:
+        if isinstance(err, SuiteError):
+            raise
+        raise SuiteError(f"{where}: {err}") from None
+
+
+def _generated(where: str, puzzle: str, sweep: Any) -> list[str]:
+    if not isinstance(sweep, dict) or "sizes" not in sweep:
+        raise SuiteError(
+            f"{where}: generate must read {{ sizes = [...], seeds = [...], params = {{...}} }}"
+        )
+    _check_keys(f"{where}: generate", sweep, {"sizes", "seeds", "params"})
+    params = sweep.get("params", {})
+    if not isinstance(params, dict):
+        raise SuiteError(f"{where}: generate.params must be a table")
+    keys = sorted(params)
+    values = [params[k] if isinstance(params[k], list) else [params[k]] for k in keys]
+    specs = []
+    for size in _as_list(sweep["sizes"]):
+        rows, cols = _size(where, size)
+        for seed in _as_list(sweep.get("seeds", [0])):
+            for combo in itertools.product(*values):
+                extra = dict(zip(keys, combo, strict=True))
+                specs.append(registry.generated_spec(puzzle, rows, cols, int(seed), **extra))
+    return specs
+
+
+def _size(where: str, size: Any) -> tuple[int, int]:
+    if isinstance(size, int) and size > 0:
+        return size, size
+    try:
+        rows, cols = (int(x) for x in str(size).lower().split("x"))
+        if rows > 0 and cols > 0:
+            return rows, cols
+    except ValueError:
+        pass
+    raise SuiteError(f"{where}: generate size {size!r} must read ROWSxCOLS (or one number)")
+
+
+def load_planned_instances(
+    runs: list,
+) -> dict[tuple[str, str], registry.LoadedInstance]:
+    """Load the instances of a stored plan (for ``--resume``); problems raise SuiteError."""
+    loaded: dict[tuple[str, str], registry.LoadedInstance] = {}
+    for run in runs:
+        if (run.puzzle, run.instance) not in loaded:
+            rules = registry.get_puzzle(run.puzzle)
+            loaded[(run.puzzle, run.instance)] = load(
+                f"resumed plan: case {run.case!r}", rules, run.instance
+            )
+    return loaded
+
+
+def _check_keys(where: str, table: dict, allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise SuiteError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (known: {', '.join(sorted(allowed))})"
+        )
+
+
+def _as_list(value: Any) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def _int(where: str, key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SuiteError(f"{where}: {key} must be an integer, got {value!r}")
+    return value
+
+
+def _positive_int(where: str, key: str, value: Any) -> int:
+    if _int(where, key, value) < 1:
+        raise SuiteError(f"{where}: {key} must be at least 1, got {value!r}")
+    return value
