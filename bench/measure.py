@@ -17,11 +17,13 @@ keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run fo
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import gc
 import os
 import pickle
 import select
 import signal
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -87,7 +89,10 @@ class RunningRun:
     large parent's page tables takes milliseconds) is never part of a run's wall time.
     """
 
-    def __init__(self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int):
+    def __init__(
+        self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int, output: Any = None
+    ):
+        self._output = output  # the run's stdout and stderr (a temporary file)
         self.task, self.instance, self.pid = task, instance, pid
         self.started: float | None = None  # set when the run is told to go
         self._fd, self._go_fd = read_fd, go_fd
@@ -151,6 +156,10 @@ class RunningRun:
         wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
         _kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
         result = _interpret(b"".join(self._chunks), self.stopped_as, wait_status)
+        if result.status == ERROR:
+            result.error = _with_output_tail(result.error, self._output)
+        if self._output is not None:
+            self._output.close()
         result.wall_s = wall
         result.cpu_s = usage.ru_utime + usage.ru_stime
         result.peak_rss_mb = usage.ru_maxrss / 1024.0
@@ -178,16 +187,17 @@ def start_run(task: RunTask, instance: Any = None) -> RunningRun:
         instance = prepare(task)
     read_fd, write_fd = os.pipe()
     go_read, go_write = os.pipe()
+    output = tempfile.TemporaryFile()  # noqa: SIM115  (closed by RunningRun.finish)
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
         os.close(go_write)
-        _child(task, instance, write_fd, go_read)
+        _child(task, instance, write_fd, go_read, output.fileno())
     os.close(write_fd)
     os.close(go_read)
     with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
         os.setpgid(pid, pid)
-    return RunningRun(task, instance, pid, read_fd, go_write)
+    return RunningRun(task, instance, pid, read_fd, go_write, output)
 
 
 def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[RunningRun]:
@@ -220,12 +230,16 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
         return f"checker failed on the answer: {type(err).__name__}: {err}"
 
 
-def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int) -> None:
+def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int) -> None:
     """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
     gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
     try:
         _die_with_parent()
+        if faulthandler.is_enabled():
+            faulthandler.disable()  # a crash is recorded as data; no dump over the progress bar
+        os.dup2(output_fd, 1)  # solver logs go to a file; their tail joins an error message
+        os.dup2(output_fd, 2)
         os.setpgid(0, 0)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.write(write_fd, READY)
@@ -296,6 +310,20 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         counters=dict(report.get("counters") or {}),
         error=report.get("error") or "",
     )
+
+
+def _with_output_tail(error: str, output: Any, size: int = 1500) -> str:
+    """Add the end of what the run printed (a C++ abort message, a solver's complaint)."""
+    if output is None:
+        return error
+    try:
+        output.seek(0, os.SEEK_END)
+        length = output.tell()
+        output.seek(max(0, length - size))
+        tail = output.read().decode("utf-8", "replace").strip()
+    except (OSError, ValueError):
+        return error
+    return f"{error}\n--- output of the run (last lines) ---\n{tail}" if tail else error
 
 
 def _die_with_parent() -> None:

@@ -1,0 +1,31 @@
+"""Test-only stand-in encodings, registered through PUZZLE_BENCH_PLUGINS (never by default).
+
+``stub_env`` is the environment a subprocess needs to see them; the ``stubs`` fixture
+registers them in the test process and removes them afterwards, so no other test (the
+conformance test runs every registered encoding) ever sees them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from models import registry
+
+STUB_MODULE = "tests.stubs.knights"
+
+
+def stub_env(**extra: str) -> dict[str, str]:
+    return {**os.environ, registry.PLUGINS_ENV: STUB_MODULE, **extra}
+
+
+@pytest.fixture
+def stubs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv(registry.PLUGINS_ENV, STUB_MODULE)
+    registry.encodings.cache_clear()
+    registry.encodings()
+    yield
+    monkeypatch.delenv(registry.PLUGINS_ENV)
+    registry.encodings.cache_clear()
