@@ -7,11 +7,16 @@ it is a Hamiltonian path between its two neighbours.
 
 Threads map to ``num_workers``: DESIGN's facts say one worker is faster on big
 boards here, and only one worker gives repeatable counters.
+
+Option ``linearization_level`` defaults to 0 (no LP relaxation), not CP-SAT's 1:
+measured with one worker, the LP only slows this pure-Boolean circuit search
+(deterministic time 30x30 0.161 -> 0.077, 50x50 0.95 -> 0.39; 8x8..20x20 all
+faster too). A suite may sweep 1 and 2 to show it.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
@@ -24,6 +29,7 @@ class CircuitCpsat(Encoding):
     name = "circuit-cpsat"
     puzzles = ("knights_tour",)
     solver = "cp-sat"
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"linearization_level": (0, 1, 2)}
 
     @classmethod
     def solver_version(cls) -> str:
@@ -72,6 +78,7 @@ class CircuitCpsat(Encoding):
         solver = cp_model.CpSolver()
         solver.parameters.num_workers = max(1, limits.threads)
         solver.parameters.random_seed = limits.seed
+        solver.parameters.linearization_level = self.option("linearization_level")
         if limits.time_limit_s is not None:
             solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
         status = solver.solve(self.model)

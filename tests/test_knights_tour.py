@@ -1,0 +1,256 @@
+"""Knight's tour: parsing, the checker against crafted wrong answers, the picture, every encoding."""
+
+from __future__ import annotations
+
+import pytest
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, InstanceError, Limits
+from models.knights_tour import construct
+from models.knights_tour.rules import Board
+from models.registry import encodings, get_puzzle, load_instance
+
+KT = get_puzzle("knights_tour")
+ENCODINGS = sorted(encodings()["knights_tour"])
+SOLVER_ENCODINGS = [e for e in ENCODINGS if not encodings()["knights_tour"][e].reference]
+
+
+def _closed_6x6() -> list[list[int]]:
+    tour = construct.stitched_tour(6, 6)[0]
+    return [[int(u) // 6, int(u) % 6] for u in tour]
+
+
+# --- parse / format ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "board"),
+    [
+        ("8 8\n", Board(8, 8, True)),
+        ("5 5 open\n", Board(5, 5, False)),
+        ("# a comment\n\n  3   4   OPEN  # note\n\n", Board(3, 4, False)),
+        ("1000 1000", Board(1000, 1000, True)),
+    ],
+)
+def test_parse_and_round_trip(text: str, board: Board) -> None:
+    assert KT.parse(text, "t") == board
+    assert KT.parse(KT.format(board), "t") == board
+    assert KT.size_of(board) == f"{board.rows}x{board.cols}"
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ("8 eight\n", 1, "not an integer"),
+        ("\n0 8\n", 2, "below 1"),
+        ("8 -3\n", 1, "below 1"),
+        ("8 8 open extra\n", 1, "extra tokens"),
+        ("8 8 closed\n", 1, "unknown word"),
+        ("8\n", 1, "ROWS COLS"),
+        ("8 8\n6 6\n", 2, "extra line"),
+        ("", None, "empty"),
+        ("# only a comment\n", None, "empty"),
+    ],
+)
+def test_parse_errors_name_source_and_line(text: str, line: int | None, words: str) -> None:
+    with pytest.raises(InstanceError) as err:
+        KT.parse(text, "board.txt")
+    assert err.value.source == "board.txt"
+    assert err.value.line == line
+    assert words in err.value.message
+
+
+def test_generate_is_the_board_and_checks_params() -> None:
+    assert KT.generate(6, 7, 3) == Board(6, 7, True)
+    assert KT.generate(5, 5, 0, open=1) == Board(5, 5, False)
+    assert load_instance("gen:knights_tour:8x10:1").instance == Board(8, 10)
+    with pytest.raises(ValueError):
+        KT.generate(5, 5, 0, colour=2)
+    with pytest.raises(ValueError):
+        KT.generate(0, 5, 0)
+
+
+# --- the checker --------------------------------------------------------------------
+
+
+def test_verifier_accepts_a_closed_tour_and_it_serves_open_too() -> None:
+    tour = _closed_6x6()
+    assert KT.verify(Board(6, 6), {"tour": tour}) is None
+    assert KT.verify(Board(6, 6, closed=False), {"tour": tour}) is None
+
+
+def _problem(board: Board, tour: object) -> str:
+    problem = KT.verify(board, {"tour": tour})
+    assert isinstance(problem, str) and problem
+    return problem
+
+
+def test_verifier_rejects_crafted_wrong_answers() -> None:
+    board, good = Board(6, 6), _closed_6x6()
+    swapped = [*good]
+    swapped[3], swapped[4] = swapped[4], swapped[3]
+    assert "not a knight move" in _problem(board, swapped)
+    twice = [*good[:-1], good[0]]
+    assert "twice" in _problem(board, twice)
+    assert "squares" in _problem(board, good[:-1])  # a missing square
+    outside = [*good[:-1], [6, 0]]
+    assert "outside" in _problem(board, outside)
+    negative = [[-1, 0], *good[1:]]
+    assert "outside" in _problem(board, negative)
+    rotated = good[5:] + good[:5]  # still closed: a rotation is fine
+    assert KT.verify(board, {"tour": rotated}) is None
+
+
+def test_verifier_rejects_an_open_path_where_a_closed_tour_is_required() -> None:
+    path = construct.warnsdorff(5, 5, False, 0, None, 100)[0]
+    assert path is not None
+    tour = [[u // 5, u % 5] for u in path]
+    assert KT.verify(Board(5, 5, closed=False), {"tour": tour}) is None
+    assert "closed tour required" in _problem(Board(5, 5), tour)
+
+
+@pytest.mark.parametrize(
+    "solution",
+    [
+        None,
+        [],
+        {"paths": {}},
+        {"tour": "a1 b3"},
+        {"tour": [[0, 0]] * 35 + [[0]]},
+        {"tour": [[0, 0]] * 35 + [[0, "1"]]},
+        {"tour": [[0, 0]] * 35 + [[0, 1.0]]},
+        {"tour": [[0, 0]] * 35 + [[True, 1]]},
+        {"tour": [[0, 0]] * 35 + [[0, 10**30]]},
+        {"tour": [[0, 0]] * 35 + [None]},
+    ],
+)
+def test_verifier_reports_malformed_answers_without_raising(solution: object) -> None:
+    problem = KT.verify(Board(6, 6), solution)
+    assert isinstance(problem, str) and problem
+
+
+def test_one_square_boards() -> None:
+    assert KT.verify(Board(1, 1, closed=False), {"tour": [[0, 0]]}) is None
+    assert "1x1" in _problem(Board(1, 1), [[0, 0]])
+
+
+# --- draw and render ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 5, False), (60, 60, True)])
+def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
+    board = Board(rows, cols, closed)
+    if closed:
+        order = construct.stitched_tour(rows, cols)[0].tolist()
+    else:
+        order = construct.warnsdorff(rows, cols, False, 0, None, 100)[0]
+    tour = [[u // cols, u % cols] for u in order]
+    figure = KT.draw(board, {"tour": tour})
+    out = tmp_path / "tour.png"
+    figure.savefig(out)
+    assert out.stat().st_size > 5000
+    empty = KT.draw(board, None)
+    empty.savefig(tmp_path / "empty.png")
+    assert (tmp_path / "empty.png").stat().st_size > 1000
+
+
+def test_render_numbers_small_boards_and_summarises_big_ones() -> None:
+    text = KT.render(Board(6, 6), {"tour": _closed_6x6()})
+    assert text.splitlines()[1].split()[0] == "0" and "35" in text
+    big = construct.stitched_tour(60, 60)[0].tolist()
+    summary = KT.render(Board(60, 60), {"tour": [[u // 60, u % 60] for u in big]})
+    assert len(summary.splitlines()) == 1 and "3600 squares" in summary
+    assert "no tour" in KT.render(Board(5, 5), None)
+
+
+# --- the constructive method's pieces ----------------------------------------------------
+
+
+def test_schwenk_and_open_tour_existence() -> None:
+    closed = {
+        (m, n) for m in range(1, 11) for n in range(m, 11) if construct.closed_tour_exists(m, n)
+    }
+    assert (5, 5) not in closed and (4, 10) not in closed and (3, 8) not in closed
+    assert {(3, 10), (5, 6), (6, 6), (6, 7), (8, 8)} <= closed
+    assert construct.open_tour_exists(3, 4) and not construct.open_tour_exists(4, 4)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(5, 6), (11, 12), (13, 20), (26, 17), (40, 40)])
+def test_stitched_tours_are_closed_tours(rows: int, cols: int) -> None:
+    order, counters = construct.stitched_tour(rows, cols)
+    tour = [[int(u) // cols, int(u) % cols] for u in order]
+    assert KT.verify(Board(rows, cols), {"tour": tour}) is None
+    assert counters["merges"] == counters["blocks"] - 1
+
+
+# --- every encoding ---------------------------------------------------------------
+
+
+def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object):
+    cls = encodings()["knights_tour"][encoding]
+    enc = cls(options)
+    limits = Limits(time_limit_s=time_limit_s, seed=0, threads=1)
+    board = load_instance(spec, "knights_tour").instance
+    enc.build(board, limits)
+    return board, enc.solve(limits)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "instances/knights_tour/3x10.txt",
+        "instances/knights_tour/5x5-open.txt",
+        "instances/knights_tour/3x4-open.txt",
+        "gen:knights_tour:5x6:0",
+    ],
+)
+def test_every_encoding_solves_small_boards(encoding: str, spec: str) -> None:
+    board, outcome = _run(encoding, spec)
+    assert outcome.status == SOLVED, outcome.message
+    assert KT.verify(board, outcome.solution) is None
+    assert all(isinstance(v, (int, float)) for v in outcome.counters.values())
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "instances/knights_tour/5x5.txt",
+        "instances/knights_tour/3x4.txt",
+        "instances/knights_tour/4x4.txt",
+        "gen:knights_tour:3x8:0",
+        "gen:knights_tour:4x4:0:open=1",
+    ],
+)
+def test_schwenk_boards_are_never_solved(encoding: str, spec: str) -> None:
+    _, outcome = _run(encoding, spec, time_limit_s=5.0)
+    assert outcome.status != SOLVED
+    cls = encodings()["knights_tour"][encoding]
+    assert outcome.status in ({TIMEOUT} if cls.reference else {INFEASIBLE, TIMEOUT})
+
+
+def test_circuit_cpsat_proves_small_schwenk_boards() -> None:
+    for spec in ("instances/knights_tour/5x5.txt", "instances/knights_tour/4x10.txt"):
+        assert _run("circuit-cpsat", spec)[1].status == INFEASIBLE
+
+
+def test_z3_front_ends_agree() -> None:
+    for choice in ("Solver", "SimpleSolver"):
+        board, outcome = _run("pbeq-z3", "instances/knights_tour/5x5-open.txt", z3_solver=choice)
+        assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
+        assert outcome.counters["rlimit_count"] > 0
+
+
+def test_warnsdorff_closes_a_big_board_and_can_walk() -> None:
+    board, outcome = _run("warnsdorff", "gen:knights_tour:100x98:0")
+    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
+    board, outcome = _run("warnsdorff", "gen:knights_tour:12x12:0", method="warnsdorff")
+    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
+    assert outcome.counters["steps"] >= 143
+
+
+def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
+    _, outcome = _run("circuit-cpsat", "gen:knights_tour:40x40:0", time_limit_s=0.01)
+    assert outcome.status in (TIMEOUT, SOLVED)
+    _, outcome = _run("sum-z3", "gen:knights_tour:10x10:0", time_limit_s=0.05)
+    assert outcome.status == TIMEOUT
