@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import signal
 import time
+from pathlib import Path
 
 from rich.console import Console
 
@@ -63,27 +64,28 @@ def main(args: argparse.Namespace) -> int:
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table
-    with store.connect(args.store) as conn:
-        if args.resume:
-            if args.puzzle or args.encoding or args.repeat or args.time_limit:
-                raise BenchUsageError("--resume runs the stored plan: leave out the filters")
+    if args.resume:
+        if args.puzzle or args.encoding or args.repeat or args.time_limit:
+            raise BenchUsageError("--resume runs the stored plan: leave out the filters")
+        if not Path(args.store).is_file():
+            raise store.UnknownRunError(f"{args.store}: no results store here to resume from")
+        with store.connect(args.store) as conn:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
             plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
             instances = suites.load_planned_instances(plan)
             env = _stored_environment(args.store, run_id)
-        else:
-            suite = suites.load_suite(args.suite)
-            plan = suites.narrow(
-                suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit
-            )
-            if not plan:
-                raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
-            instances, suite_name, run_id = suite.instances, suite.name, execute.new_run_id()
-            env = environment.collect_isolated()
-            store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
-            store.save_environment(conn, run_id, env)
-        return _run(conn, console, args, run_id, suite_name, plan, instances, env)
+            return _run(conn, console, args, run_id, suite_name, plan, instances, env)
+    suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
+    plan = suites.narrow(suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit)
+    if not plan:
+        raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
+    run_id = execute.new_run_id()
+    env = environment.collect_isolated()
+    with store.connect(args.store) as conn:
+        store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
+        store.save_environment(conn, run_id, env)
+        return _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
 
 
 def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:

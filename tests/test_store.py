@@ -1,0 +1,146 @@
+"""The SQLite store: every field round-trips, concurrent writers, loading, and the statistics."""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import bench
+from bench import stats, store
+from bench.record import FIELD_NAMES, RunRecord
+
+
+def _record(run_id: str = "r1", repeat: int = 0, **kw) -> RunRecord:
+    values = dict(
+        run_id=run_id,
+        started_at=f"2026-01-01T00:00:0{repeat % 10}",
+        suite="s",
+        case="c",
+        puzzle="knights_tour",
+        instance="gen:knights_tour:5x5:0:open=1",
+        size="5x5",
+        encoding="stub-ok",
+        options={"delay": 0.0},
+        solver="stub",
+        solver_version="1",
+        encoding_hash="abc",
+        repeat=repeat,
+        time_limit_s=5.0,
+        status="solved",
+        verified=True,
+        build_s=0.01,
+        solve_s=0.1 + repeat / 100,
+        wall_s=0.12 + repeat / 100,
+        cpu_s=0.1,
+        peak_rss_mb=80.0,
+        overhead_s=0.002,
+        n_vars=25,
+        n_constraints=0,
+        counters={"nodes": 25, "conflicts": repeat},
+        host="h",
+        solution={"tour": [[0, 0]]},
+    )
+    values.update(kw)
+    return RunRecord(**values)
+
+
+def test_round_trip_of_every_field(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    with store.connect(path) as conn:
+        assert store.insert_run(conn, _record())
+        assert not store.insert_run(conn, _record())  # same key: kept once
+        store.save_environment(conn, "r1", {"host": "h", "calibration_s": 0.1})
+        store.save_environment(conn, "r1", {"host": "other"})  # the first one stays
+        again = store.stored_records(conn, "r1")
+    assert again == [_record()]
+    frame = bench.load(path)
+    assert list(frame.columns) == list(FIELD_NAMES)
+    assert len(frame) == 1 and frame["counters"][0] == {"nodes": 25, "conflicts": 0}
+    assert frame["verified"].dtype == bool
+    wide = store.load(path, "latest", flatten_counters=True, with_environment=True)
+    assert wide["counter_nodes"][0] == 25 and wide["env_calibration_s"][0] == 0.1
+    assert wide["env_host"][0] == "h"
+    text = store.load(path, json_text=True)
+    assert text["options"][0] == '{"delay": 0.0}'
+
+
+def test_run_ids_latest_and_unknown(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    with pytest.raises(store.UnknownRunError):
+        store.resolve_run_id(path, "latest")
+    with store.connect(path) as conn:
+        for run_id, started in (("a", "2026-01-01"), ("b", "2026-01-02")):
+            store.start_sweep(conn, run_id, {"suite": "s", "plan": [], "started_at": started})
+            store.insert_run(conn, _record(run_id))
+        assert store.sweep(conn, "a")["planned"] == 0
+        with pytest.raises(store.UnknownRunError):
+            store.sweep(conn, "zzz")
+    assert store.run_ids(path) == ["a", "b"]
+    assert store.resolve_run_id(path, "latest") == "b"
+    with pytest.raises(store.UnknownRunError, match="zzz"):
+        store.resolve_run_id(path, "zzz")
+    assert set(store.load(path, ["a"])["run_id"]) == {"a"}
+
+
+def test_mark_wrong_updates_the_stored_row(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    claim = _record(status="infeasible", verified=False, solution=None)
+    with store.connect(path) as conn:
+        store.insert_run(conn, claim)
+        claim.status, claim.error = "wrong", "refuted"
+        store.mark_wrong(conn, claim)
+    frame = store.load(path)
+    assert frame["status"].tolist() == ["wrong"] and frame["error"].tolist() == ["refuted"]
+
+
+def _writer(path: str, run_id: str, count: int) -> None:
+    with store.connect(path) as conn:
+        for repeat in range(count):
+            store.insert_run(conn, _record(run_id, repeat))
+
+
+def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
+    path = str(tmp_path / "s.sqlite")
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_writer, args=(path, f"w{i}", 40)) for i in range(3)]
+    for process in writers:
+        process.start()
+    for process in writers:
+        process.join(60)
+        assert process.exitcode == 0
+    frame = store.load(path)
+    assert len(frame) == 120 and frame.groupby("run_id").size().tolist() == [40, 40, 40]
+
+
+def test_statistics_are_pure_functions_of_the_table() -> None:
+    rows = [_record(repeat=r) for r in range(4)]
+    rows.append(_record(repeat=4, status="timeout", verified=False, build_s=0.01, solve_s=5.0))
+    rows.append(_record(repeat=5, status="wrong", verified=False))
+    frame = pd.DataFrame([r.to_row() for r in rows])
+    times = stats.run_time(frame)
+    assert math.isnan(times[4]) and math.isnan(times[5]) and times[0] == pytest.approx(0.11)
+    spread = stats.median_iqr(frame).iloc[0]
+    assert spread["n"] == 4 and spread["median"] == pytest.approx(0.125)
+    assert spread["iqr"] == pytest.approx(spread["q3"] - spread["q1"])
+    counts = stats.status_counts(frame).iloc[0]
+    assert (counts["solved"], counts["timeout"], counts["wrong"], counts["runs"]) == (4, 1, 1, 6)
+    score = stats.par2(frame).iloc[0]["par2_s"]
+    assert score == pytest.approx((0.11 + 0.12 + 0.13 + 0.14 + 10.0 + 10.0) / 6)
+    table = stats.summary(frame)
+    assert {"median_time_s", "time_iqr_s", "par2_s", "median_overhead_s"} <= set(table.columns)
+
+
+def test_infeasible_conflicts_found_from_the_table() -> None:
+    rows = [
+        _record(repeat=0),
+        _record(repeat=0, encoding="liar", status="infeasible", verified=False),
+        _record(repeat=0, encoding="honest-no", instance="other", status="infeasible"),
+    ]
+    frame = pd.DataFrame([r.to_row() for r in rows])
+    conflicts = stats.infeasible_conflicts(frame)
+    assert conflicts["encoding"].tolist() == ["liar"]
+    assert conflicts["refuted_by"].tolist() == ["stub-ok"]
