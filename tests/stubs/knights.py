@@ -97,6 +97,7 @@ class Honest(_Stub):
     option_choices: ClassVar = {"delay": (0.0, 0.3, 1.0)}
 
     def solve(self, limits: Limits) -> Outcome:
+        _note_pid(os.getpid())
         time.sleep(self.option("delay"))
         return self._honest()
 
