@@ -1,19 +1,22 @@
-"""The worker side of the Dask executor: run one task in a fresh helper process.
+"""The worker side of the Dask executor: runs go through a helper process on the worker.
 
 A Dask worker runs tasks in a thread pool, and forking from a threaded process is not
-safe; so the task starts ``python -m bench.remote`` (single-threaded, imports the
-registry, then forks the run with ``run_isolated`` as the local executor does) and
-returns its Measurement as a plain dict. The helper's imports are paid once per run on
-the worker, outside the measured times.
+safe; so each worker thread keeps one single-threaded helper, ``python -m bench.remote``,
+which has imported the registry and the solver libraries once and forks every run from
+itself with ``run_isolated``, exactly like the local executor. Tasks and Measurements
+travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
+replaced, and the run is recorded as an error.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
+import threading
 from dataclasses import asdict
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,34 +26,65 @@ from bench.measure import KILL_GRACE_S, Measurement
 from models.base import ERROR
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-#: time allowed beyond the run's own limit and kill grace for the helper's start and imports
+#: time allowed beyond a run's own limit and kill grace (helper start-up, imports, verification)
 HELPER_SLACK_S = 120.0
+#: reply lines start with this, so anything else a library prints is ignored
+REPLY = "BENCH-REPLY "
+
+_local = threading.local()
 
 
 def run_on_worker(task: dict[str, Any], plugins: str = "") -> dict[str, Any]:
-    """Called by Dask on a worker: run ``task`` (RunTask fields) in a helper process."""
-    env = dict(os.environ)
-    if plugins:
-        env["PUZZLE_BENCH_PLUGINS"] = plugins
+    """Called by Dask on a worker: run ``task`` (RunTask fields) in this thread's helper."""
+    helper = _helper(plugins)
     limit = task.get("time_limit_s")
     timeout = None if limit is None else limit + KILL_GRACE_S + HELPER_SLACK_S
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "bench.remote"],
-            input=json.dumps(task),
-            capture_output=True,
-            text=True,
-            cwd=REPO_ROOT,  # instance paths are relative to the project's root
-            env=env,
-            timeout=timeout,
-        )
-    except subprocess.TimeoutExpired:
-        return failure("the helper process on the worker did not finish in time")
-    lines = done.stdout.strip().splitlines()
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return failure(f"the helper process on the worker failed ({done.returncode}): {tail}")
-    return json.loads(lines[-1])
+        helper.stdin.write(json.dumps(task) + "\n")
+        helper.stdin.flush()
+        while True:
+            ready, _, _ = select.select([helper.stdout], [], [], timeout)
+            if not ready:
+                _drop(helper)
+                return failure("the helper process on the worker did not answer in time")
+            line = helper.stdout.readline()
+            if not line:
+                _drop(helper)
+                return failure(f"the helper process on the worker died ({helper.wait()})")
+            if line.startswith(REPLY):
+                return json.loads(line[len(REPLY) :])
+    except (OSError, ValueError) as err:
+        _drop(helper)
+        return failure(f"the helper process on the worker failed: {err}")
+
+
+def _helper(plugins: str) -> subprocess.Popen:
+    helper = getattr(_local, "helper", None)
+    if helper is not None and helper.poll() is None and _local.plugins == plugins:
+        return helper
+    if helper is not None:
+        _drop(helper)
+    env = dict(os.environ)
+    if plugins:
+        env["PUZZLE_BENCH_PLUGINS"] = plugins
+    else:
+        env.pop("PUZZLE_BENCH_PLUGINS", None)
+    _local.helper = subprocess.Popen(
+        [sys.executable, "-m", "bench.remote"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO_ROOT,  # instance paths are relative to the project's root
+        env=env,
+    )
+    _local.plugins = plugins
+    return _local.helper
+
+
+def _drop(helper: subprocess.Popen) -> None:
+    helper.kill()
+    helper.wait()
+    _local.helper = None
 
 
 def failure(message: str) -> dict[str, Any]:
@@ -71,16 +105,23 @@ def _now() -> str:
 
 
 def main() -> int:
-    """Helper process: read one task (JSON) on stdin, print one Measurement (JSON) line."""
+    """Helper process: one task (JSON) per stdin line, one Measurement per stdout line."""
     from bench.execute import warm_up
     from bench.measure import RunTask, run_isolated
 
-    task = RunTask(**json.loads(sys.stdin.read()))
     warm_up()
-    started_at = _now()
-    result = run_isolated(task)
-    reply = {**asdict(result), "host": socket.gethostname(), "started_at": started_at}
-    print(json.dumps(reply))
+    host = socket.gethostname()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        started_at = _now()
+        try:
+            result = run_isolated(RunTask(**json.loads(line)))
+        except Exception as err:  # bad input on this worker (a missing file): the run's error
+            result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
+        reply = {**asdict(result), "host": host, "started_at": started_at}
+        sys.stdout.write(REPLY + json.dumps(reply) + "\n")
+        sys.stdout.flush()
     return 0
 
 
