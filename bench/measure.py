@@ -23,6 +23,7 @@ import os
 import pickle
 import select
 import signal
+import struct
 import tempfile
 import time
 import traceback
@@ -41,6 +42,8 @@ MEMORY_POLL_S = 0.05
 IDLE_POLL_S = 0.5
 #: first byte a child sends: it is set up and waits for the go
 READY = b"R"
+#: the report is preceded by its length, so the parent knows when it is complete
+_LENGTH = struct.Struct("<Q")
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,7 @@ class RunningRun:
         self.started: float | None = None  # set when the run is told to go
         self._fd, self._go_fd = read_fd, go_fd
         self._chunks: list[bytes] = []
+        self._received, self._expected = 0, None  # report bytes so far; announced length
         self.stopped_as = ""  # '' | TIMEOUT | MEMOUT once the parent stopped it
         self.done = False  # report complete (EOF) or run stopped
         self.ended: float | None = None  # when the report was complete or the run was stopped
@@ -115,14 +119,24 @@ class RunningRun:
         return self._fd
 
     def read(self) -> None:
-        """Called when the pipe is readable: take what is there; EOF means the report is complete."""
+        """Called when the pipe is readable: take what is there.
+
+        The report is complete when its announced length has arrived (no second wake-up
+        for the EOF), or at EOF (a run that died without a full report).
+        """
         chunk = os.read(self._fd, 1 << 20)
         if chunk and self.started is None and chunk[:1] == READY:
             self._go()
-            if len(chunk) > 1:
-                self._chunks.append(chunk[1:])
-        elif chunk:
+            chunk = chunk[1:]
+            if not chunk:
+                return
+        if chunk:
             self._chunks.append(chunk)
+            self._received += len(chunk)
+            if self._expected is None and self._received >= _LENGTH.size:
+                self._expected = _LENGTH.size + _LENGTH.unpack(b"".join(self._chunks)[:8])[0]
+            if self._expected is not None and self._received >= self._expected:
+                self.done, self.ended = True, time.perf_counter()
         else:
             self.done, self.ended = True, time.perf_counter()
 
@@ -155,7 +169,11 @@ class RunningRun:
         # child's address space after that is the harness's cost, not the run's
         wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
         _kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
-        result = _interpret(b"".join(self._chunks), self.stopped_as, wait_status)
+        payload = b"".join(self._chunks)
+        complete = self._expected is not None and len(payload) >= self._expected
+        result = _interpret(
+            payload[_LENGTH.size :] if complete else b"", self.stopped_as, wait_status
+        )
         if result.status == ERROR:
             result.error = _with_output_tail(result.error, self._output)
         if self._output is not None:
@@ -254,7 +272,7 @@ def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: i
     try:
         data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(data)
+            pipe.write(_LENGTH.pack(len(data)) + data)
     except BaseException:
         code = 3
     os._exit(code)
