@@ -83,6 +83,9 @@ def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
         code = 0
         try:
             os.close(read_fd)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)  # a solver's banner (HiGHS prints one) stays off the terminal
+            os.dup2(devnull, 2)
             data = json.dumps(collect(calibrate)).encode()
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
