@@ -136,7 +136,9 @@ def test_one_square_boards() -> None:
 # --- draw and render ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rows", "cols", "closed"), [(6, 6, True), (5, 5, False), (60, 60, True)])
+@pytest.mark.parametrize(
+    ("rows", "cols", "closed"), [(6, 6, True), (5, 5, False), (60, 60, True), (160, 160, True)]
+)
 def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
     board = Board(rows, cols, closed)
     if closed:

@@ -12,13 +12,16 @@ from models.knights_tour.rules import Board
 
 #: boards above this many squares per side get a thin line and no numbers
 LARGE_SIDE = 40
+#: above this a line is a grey blur: the squares are coloured by visiting step instead
+HUGE_SIDE = 150
 #: boards above this many squares are rendered as a summary line, not numbers
 TEXT_LIMIT = 2500
 
 
 def _tour(solution: Any) -> list[list[int]] | None:
+    """The tour list itself (not a copy: it may hold a million squares), or None."""
     if isinstance(solution, dict) and isinstance(solution.get("tour"), (list, tuple)):
-        return [list(sq) for sq in solution["tour"]] or None
+        return list(solution["tour"]) or None
     return None
 
 
@@ -30,6 +33,9 @@ def draw(board: Board, solution: Any = None) -> Any:
     import matplotlib.pyplot as plt
     import numpy as np
 
+    tour = _tour(solution)
+    if tour and max(board.rows, board.cols) > HUGE_SIDE:
+        return _draw_huge(board, tour)
     large = max(board.rows, board.cols) > LARGE_SIDE
     side = 6.0 if not large else 9.0
     scale = side / max(board.rows, board.cols)
@@ -45,7 +51,6 @@ def draw(board: Board, solution: Any = None) -> Any:
         extent=(-0.5, board.cols - 0.5, board.rows - 0.5, -0.5),
         interpolation="nearest",
     )
-    tour = _tour(solution)
     kind = "closed" if board.closed else "open"
     title = f"knight's tour {board.rows}x{board.cols} ({kind})"
     if tour:
@@ -91,6 +96,36 @@ def draw(board: Board, solution: Any = None) -> Any:
         ax.tick_params(labelsize=7)
     ax.set_xlim(-0.5, board.cols - 0.5)
     ax.set_ylim(board.rows - 0.5, -0.5)
+    fig.tight_layout()
+    return fig
+
+
+def _draw_huge(board: Board, tour: list) -> Any:
+    """Each square coloured by when the tour visits it: shows how the route sweeps the board."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    squares = np.asarray(tour, dtype=np.int64)
+    step = np.full((board.rows, board.cols), np.nan)
+    step[squares[:, 0], squares[:, 1]] = np.arange(len(squares))
+    scale = 8.0 / max(board.rows, board.cols)
+    fig, ax = plt.subplots(
+        figsize=(max(3.0, board.cols * scale + 1.5), max(3.0, board.rows * scale))
+    )
+    image = ax.imshow(step, cmap="viridis", interpolation="nearest")
+    fig.colorbar(image, ax=ax, label="visiting step", fraction=0.046, pad=0.04)
+    ax.plot(squares[0, 1], squares[0, 0], "o", color="#c0392b", ms=8, label="start")
+    ax.legend(loc="upper left", bbox_to_anchor=(0.0, -0.02), fontsize=8, frameon=False)
+    kind = "closed" if board.closed else "open"
+    ax.set_title(
+        f"knight's tour {board.rows}x{board.cols} ({kind}), {len(tour)} squares\n"
+        "colour = visiting step (too many moves to draw as a line)"
+    )
+    ax.set_xticks([])
+    ax.set_yticks([])
     fig.tight_layout()
     return fig
 
