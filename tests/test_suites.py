@@ -244,3 +244,20 @@ def test_cli_rejects_bad_suites_before_running(tmp_path: Path) -> None:
         assert len(lines) == 1 and str(path) in lines[0], result.stderr
         assert "Traceback" not in result.stderr
     assert not store.exists()  # nothing ran, nothing was stored
+
+
+@pytest.mark.parametrize("name", ["quick", "ci", "all", "scaling"])
+def test_shipped_suites_are_valid(name: str) -> None:
+    suite = load_suite(name)
+    assert suite.runs and suite.description
+
+
+def test_quick_runs_every_encoding_of_every_puzzle() -> None:
+    planned = {(run.puzzle, run.encoding) for run in load_suite("quick").runs}
+    registered = {
+        (puzzle, name)
+        for puzzle, encodings in registry.encodings().items()
+        for name in encodings
+        if not name.startswith("stub-")
+    }
+    assert registered <= planned, registered - planned
