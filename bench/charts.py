@@ -6,8 +6,6 @@ span decades and a legend naming the configurations; saving is the caller's job.
 
 from __future__ import annotations
 
-import itertools
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -135,11 +133,12 @@ def scaling(instances: pd.DataFrame, puzzle: str) -> Figure:
 
 
 def scatter_pairs(instances: pd.DataFrame, puzzle: str, limit: int = 4) -> list[tuple[str, str]]:
-    """The most informative pairs: each config against the one answering most, up to ``limit``."""
+    """The leader (most answered, then least total time) against each other config, up to ``limit``."""
     data = instances[instances["puzzle"] == puzzle]
-    answered = data[data["status"].isin(ANSWERED)].groupby("config").size().sort_values()
-    configs = list(answered.index[::-1])
+    answered = data[data["status"].isin(ANSWERED)]
+    ranking = answered.groupby("config")["time_s"].agg(["count", "sum"])
+    ranking = ranking.sort_values(["count", "sum"], ascending=[False, True])
+    configs = list(ranking.index)
     if len(configs) < 2:
         return []
-    leader = configs[0]
-    return list(itertools.islice(((leader, other) for other in configs[1:]), limit))
+    return [(configs[0], other) for other in configs[1 : limit + 1]]
