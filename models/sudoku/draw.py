@@ -29,7 +29,7 @@ def draw(instance: SudokuInstance, solution: Any = None) -> Any:
     grid = _answer(instance, solution)
     side = max(4.0, 0.42 * n)
     fig = Figure(figsize=(side, side))
-    ax = fig.add_axes((0.02, 0.02, 0.96, 0.96))
+    ax = fig.add_axes((0.04, 0.03, 0.92, 0.89))
     ax.set_xlim(0, n)
     ax.set_ylim(n, 0)
     ax.set_aspect("equal")
@@ -61,7 +61,9 @@ def draw(instance: SudokuInstance, solution: Any = None) -> Any:
                 zorder=3,
             )
     kind = "Sudoku X" if instance.diagonal else "Sudoku"
-    fig.suptitle(f"{kind} {n}x{n}, {instance.clue_count} clues", fontsize=10, y=0.999)
+    fig.suptitle(
+        f"{kind} {n}x{n}: {instance.clue_count} clues (bold), filled in blue", fontsize=10, y=0.97
+    )
     return fig
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from models.sudoku.rules import SudokuInstance
 
 DEFAULT_FILL = 0.4  # share of cells kept as clues when neither clues nor unique is given
-MAX_UNIQUE_ORDER = 3  # the uniqueness loop counts solutions per removal: 9x9 is cheap
+MAX_UNIQUE_ORDER = 3
+SEEDED_ATTEMPTS = 3  # randomly seeded fills tried before completing the empty grid  # the uniqueness loop counts solutions per removal: 9x9 is cheap
 
 
 class _Budget(Exception):
@@ -126,20 +127,122 @@ def first_solution(instance: SudokuInstance, max_nodes: int = 10**6) -> list[lis
     return [search.values[r * n : r * n + n] for r in range(n)]
 
 
+class _ExactCover:
+    """Algorithm X (dict-of-sets) over the Sudoku exact-cover matrix, rows tried in a
+    fixed order: choosing the unit-digit or cell with fewest options completes an empty
+    or lightly seeded 25x25 grid in a few thousand nodes, where randomising every choice
+    makes the search thrash."""
+
+    def __init__(self, order: int, diagonal: bool):
+        n = order * order
+        self.rows: dict[tuple[int, int, int], tuple] = {}
+        for r in range(n):
+            for c in range(n):
+                units = [("r", r), ("c", c), ("b", (r // order) * order + c // order)]
+                if diagonal and r == c:
+                    units.append(("d", 0))
+                if diagonal and r + c == n - 1:
+                    units.append(("d", 1))
+                for d in range(1, n + 1):
+                    self.rows[r, c, d] = (("x", r, c), *((u, d) for u in units))
+        self.columns: dict[tuple, dict] = {}
+        for key, cols in self.rows.items():
+            for col in cols:
+                self.columns.setdefault(col, {})[key] = None
+        self.chosen: list[tuple[int, int, int]] = []
+        self.nodes = 0
+
+    def select(self, row: tuple) -> list[dict]:
+        removed = []
+        for col in self.rows[row]:
+            for other in self.columns[col]:
+                for col2 in self.rows[other]:
+                    if col2 != col:
+                        del self.columns[col2][other]
+            removed.append(self.columns.pop(col))
+        self.chosen.append(row)
+        return removed
+
+    def _deselect(self, row: tuple, removed: list[dict]) -> None:
+        self.chosen.pop()
+        for col in reversed(self.rows[row]):
+            self.columns[col] = removed.pop()
+            for other in self.columns[col]:
+                for col2 in self.rows[other]:
+                    if col2 != col:
+                        self.columns[col2][other] = None
+
+    def search(self, max_nodes: int) -> bool:
+        columns = self.columns
+        if not columns:
+            return True
+        self.nodes += 1
+        if self.nodes > max_nodes:
+            raise _Budget
+        col = min(columns, key=lambda key: len(columns[key]))
+        for row in sorted(columns[col]):
+            removed = self.select(row)
+            if self.search(max_nodes):
+                return True
+            self._deselect(row, removed)
+        return False
+
+
+def _mirror_permutation(m: int, rng: random.Random) -> list[int]:
+    """A random permutation p of 0..m-1 with p(m-1-i) == m-1-p(i) (keeps both diagonals)."""
+    pairs = list(range(m // 2))
+    rng.shuffle(pairs)
+    p = list(range(m))
+    for i, j in enumerate(pairs):
+        flip = rng.random() < 0.5
+        p[i], p[m - 1 - i] = (m - 1 - j, j) if flip else (j, m - 1 - j)
+    return p
+
+
+def _line_permutation(order: int, diagonal: bool, rng: random.Random) -> list[int]:
+    """Permute bands and lines within bands; for Sudoku X only mirror-symmetric ones."""
+    if diagonal:
+        bands = _mirror_permutation(order, rng)
+        inner = [
+            _mirror_permutation(order, rng) if 2 * b + 1 == order else None for b in range(order)
+        ]
+        for b in range(order // 2):
+            inner[b] = rng.sample(range(order), order)
+            inner[order - 1 - b] = [order - 1 - inner[b][order - 1 - j] for j in range(order)]
+    else:
+        bands = rng.sample(range(order), order)
+        inner = [rng.sample(range(order), order) for _ in range(order)]
+    return [bands[i // order] * order + inner[i // order][i % order] for i in range(order * order)]
+
+
 def random_solution(order: int, diagonal: bool, rng: random.Random) -> list[list[int]]:
-    """A random full grid: randomised backtracking with restarts against heavy tails."""
+    """A random full grid: a few random clues completed by Algorithm X (after three seedings
+    that run long, the empty grid is completed instead), then shuffled by the symmetries of the puzzle (line permutations,
+    transposition, relabelled digits)."""
     n = order * order
-    budget = 20 * n * n
-    for _ in range(1000):
-        search = _Search(order, diagonal, [[0] * n for _ in range(n)])
+    for attempt in range(SEEDED_ATTEMPTS + 1):
+        cover = _ExactCover(order, diagonal)
+        if attempt < SEEDED_ATTEMPTS:  # the last attempt completes the empty grid
+            cells = [(r, c) for r in range(n) for c in range(n)]
+            for r, c in rng.sample(cells, order):
+                options = list(cover.columns.get(("x", r, c), ()))
+                if options:
+                    cover.select(rng.choice(options))
         try:
-            if search.run(rng, 1, budget):
-                return [search.values[r * n : r * n + n] for r in range(n)]
+            if cover.search(16 * n * n if attempt < SEEDED_ATTEMPTS else 10**7):
+                break
         except _Budget:
-            budget = budget * 3 // 2
             continue
-        raise ValueError(f"no {n}x{n} {'diagonal ' if diagonal else ''}Sudoku exists")
-    raise RuntimeError("random fill failed after 1000 restarts")
+    else:
+        raise RuntimeError(f"no {n}x{n} grid found")
+    grid = [[0] * n for _ in range(n)]
+    for r, c, d in cover.chosen:
+        grid[r][c] = d
+    rows = _line_permutation(order, diagonal, rng)
+    cols = rows if diagonal else _line_permutation(order, diagonal, rng)
+    digits = [0, *rng.sample(range(1, n + 1), n)]
+    out = [[digits[grid[rows[r]][cols[c]]] for c in range(n)] for r in range(n)]
+    return [list(col) for col in zip(*out, strict=True)] if rng.random() < 0.5 else out
 
 
 def generate(

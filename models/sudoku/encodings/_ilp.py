@@ -19,14 +19,16 @@ def build_problem(instance: SudokuInstance) -> tuple[pulp.LpProblem, list, Model
     """The PuLP problem and the variable cube x[r][c][d]."""
     n = instance.n
     prob = pulp.LpProblem("sudoku", pulp.LpMaximize)
+    # PuLP >= 3.3 wants variables made through the problem; older ones only have LpVariable
+    make = getattr(prob, "add_variable", None) or pulp.LpVariable
     x = [
         [
             [
-                pulp.LpVariable(
+                make(
                     f"x_{r}_{c}_{d}",
-                    lowBound=1 if instance.grid[r][c] == d + 1 else 0,
-                    upBound=1,
-                    cat=pulp.LpInteger,  # LpBinary would reset the clue's bound
+                    1 if instance.grid[r][c] == d + 1 else 0,
+                    1,
+                    pulp.LpInteger,  # LpBinary would reset the clue's lower bound to 0
                 )
                 for d in range(n)
             ]

@@ -39,7 +39,8 @@ class IlpCbc(Encoding):
         fd, log_path = tempfile.mkstemp(prefix="cbc-", suffix=".log")
         os.close(fd)
         try:
-            solver = pulp.PULP_CBC_CMD(
+            solver = pulp.COIN_CMD(
+                path=_cbc_path(),
                 msg=False,
                 timeLimit=limits.time_limit_s,
                 threads=limits.threads if limits.threads > 1 else None,
@@ -60,6 +61,12 @@ class IlpCbc(Encoding):
         if proved or (self.prob.status == pulp.LpStatusInfeasible and "Stopped" not in log):
             return Outcome(INFEASIBLE, None, counters)
         return Outcome(TIMEOUT, None, counters, _result_line(log))
+
+
+def _cbc_path() -> str | None:
+    """The CBC binary bundled with PuLP (PULP_CBC_CMD is deprecated), else cbc on PATH."""
+    bundled = getattr(pulp.PULP_CBC_CMD, "pulp_cbc_path", None)
+    return bundled if bundled and os.access(bundled, os.X_OK) else None
 
 
 def _counters(log: str) -> dict[str, float]:
