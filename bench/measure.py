@@ -10,6 +10,13 @@ shortly after the solver's own limit, enforces the memory limit by watching the
 group's resident size, and verifies the answer with the puzzle's own checker.
 Keep the forking parent single-threaded and solver-free.
 
+What ``wall_s`` covers: from the parent's go signal (the child is forked and set up
+before it) until the child wrote its report (both on the system-wide monotonic clock),
+so neither the fork nor the parent's own wake-up delay counts; ``overhead_s`` (wall -
+build - solve) is what the harness still adds inside that window (waking the child,
+pickling the report). ``cpu_s`` and ``peak_rss_mb`` come from ``wait4`` and cover the
+whole child process, set-up included.
+
 ``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
 keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
 """
@@ -43,7 +50,8 @@ IDLE_POLL_S = 0.5
 #: first byte a child sends: it is set up and waits for the go
 READY = b"R"
 #: the report is preceded by its length, so the parent knows when it is complete
-_LENGTH = struct.Struct("<Q")
+#: (and by the monotonic time at which the child wrote it: the end of the run's wall time)
+_LENGTH = struct.Struct("<Qd")
 
 
 @dataclass(frozen=True)
@@ -101,6 +109,7 @@ class RunningRun:
         self._fd, self._go_fd = read_fd, go_fd
         self._chunks: list[bytes] = []
         self._received, self._expected = 0, None  # report bytes so far; announced length
+        self._written_at = 0.0  # when the child wrote its report (monotonic clock)
         self.stopped_as = ""  # '' | TIMEOUT | MEMOUT once the parent stopped it
         self.done = False  # report complete (EOF) or run stopped
         self.ended: float | None = None  # when the report was complete or the run was stopped
@@ -134,9 +143,16 @@ class RunningRun:
             self._chunks.append(chunk)
             self._received += len(chunk)
             if self._expected is None and self._received >= _LENGTH.size:
-                self._expected = _LENGTH.size + _LENGTH.unpack(b"".join(self._chunks)[:8])[0]
+                head = b"".join(self._chunks)[: _LENGTH.size]
+                length, self._written_at = _LENGTH.unpack(head)
+                self._expected = _LENGTH.size + length
             if self._expected is not None and self._received >= self._expected:
-                self.done, self.ended = True, time.perf_counter()
+                now = time.perf_counter()
+                # the run ended when it wrote its report (perf_counter is the system-wide
+                # monotonic clock): the parent's own wake-up delay is not the run's time
+                written = self._written_at
+                sane = self.started is not None and self.started <= written <= now
+                self.done, self.ended = True, written if sane else now
         else:
             self.done, self.ended = True, time.perf_counter()
 
@@ -251,6 +267,7 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
 def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int) -> None:
     """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
+    keep_alive: list = []  # the encoding object, never freed (os._exit ends the process)
     gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
     try:
         _die_with_parent()
@@ -264,7 +281,7 @@ def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: i
         if os.read(go_fd, 1) != b"G":
             os._exit(4)  # the parent gave up on this run
         os.close(go_fd)
-        report = _run_encoding(task, instance)
+        report = _run_encoding(task, instance, keep_alive)
     except MemoryError:
         report = {"status": MEMOUT, "error": "MemoryError in the run"}
     except BaseException as err:  # the run's fault is data, not a crash of the sweep
@@ -272,18 +289,23 @@ def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: i
     try:
         data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(_LENGTH.pack(len(data)) + data)
+            pipe.write(_LENGTH.pack(len(data), time.perf_counter()) + data)
     except BaseException:
         code = 3
     os._exit(code)
 
 
-def _run_encoding(task: RunTask, instance: Any) -> dict[str, Any]:
-    """Build (constructing the encoding object counts as building) and solve, each timed."""
+def _run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, Any]:
+    """Build (constructing the encoding object counts as building) and solve, each timed.
+
+    The encoding goes into ``keep_alive`` so that it is never torn down before the report
+    is sent (freeing a solver's objects can take tens of milliseconds; ``os._exit`` skips it).
+    """
     cls = registry.get_encoding(task.puzzle, task.encoding)
     report: dict[str, Any] = {}
     t0 = time.perf_counter()
     encoding = cls(task.options)
+    keep_alive.append(encoding)
     size = encoding.build(
         instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
     )
