@@ -103,7 +103,7 @@ def _puzzle_sections(
         )
     sections = [Section(f"{puzzle}: charts", images=images), _model_sizes(data, puzzle)]
     boards = _boards(runs, puzzle, out_dir)
-    if boards.images:
+    if boards.images or boards.text:
         sections.append(boards)
     return sections
 
@@ -138,11 +138,19 @@ def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
         .head(BOARDS_PER_PUZZLE)
     )
     for row in picks.itertuples():
+        rules = registry.get_puzzle(puzzle)
         try:
             instance = registry.load_instance(row.instance, puzzle).instance
-            figure = registry.get_puzzle(puzzle).draw(instance, row.solution)
+            problem = rules.verify(instance, row.solution)
+            if problem is None:
+                figure = rules.draw(instance, row.solution)
         except Exception as err:  # a moved file must not sink the whole report
             section.text += f"\n- could not draw {row.instance}: {err}"
+            continue
+        if problem is not None:  # the file was edited after the run: never draw a mismatch
+            section.text += (
+                f"\n- not drawn: {row.instance} no longer matches its stored solution ({problem})"
+            )
             continue
         stem = f"{puzzle}-board-{_slug(row.instance)}"
         section.images.append((f"{row.instance} by {row.config}", _save(figure, out_dir, stem)))
