@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import cli
 from bench.suites import PlannedRun, SuiteError, load_suite, narrow
 from models import registry
 from tests.conftest import run_cli
@@ -220,7 +221,7 @@ def test_bad_range_and_syntax_error(tmp_path: Path) -> None:
         load_suite(str(tmp_path / "absent.toml"))
 
 
-def test_cli_rejects_bad_suites_before_running(tmp_path: Path) -> None:
+def test_cli_rejects_bad_suites_before_running(tmp_path: Path, capsys) -> None:
     store = tmp_path / "store.sqlite"
     bad = [
         _suite(tmp_path, '[[cases]]\nname = "x"\npuzzle = "chess"\ninstances = ["a"]\n', "p.toml"),
@@ -235,14 +236,17 @@ def test_cli_rejects_bad_suites_before_running(tmp_path: Path) -> None:
             '[[cases]]\nname = "x"\npuzzle = "knights_tour"\ninstances = ["no.txt"]\n',
             "f.toml",
         ),
-        _suite(tmp_path, "[suite\n", "t.toml"),
     ]
-    for path in bad:
-        result = run_cli("run", "--suite", str(path), "--store", str(store), env=stub_env())
-        assert result.returncode == 2, (path, result.stdout, result.stderr)
-        lines = result.stderr.strip().splitlines()
-        assert len(lines) == 1 and str(path) in lines[0], result.stderr
-        assert "Traceback" not in result.stderr
+    for path in bad:  # in this process: the suite is refused before any fork
+        assert cli.main(["run", "--suite", str(path), "--store", str(store)]) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and str(path) in lines[0], lines
+    syntax = _suite(tmp_path, "[suite\n", "t.toml")  # and once as a user runs it
+    result = run_cli("run", "--suite", str(syntax), "--store", str(store), env=stub_env())
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and str(syntax) in lines[0] and "TOML syntax error" in lines[0]
+    assert "Traceback" not in result.stderr
     assert not store.exists()  # nothing ran, nothing was stored
 
 
