@@ -84,10 +84,16 @@ def test_wrong_answer_is_refused_by_the_checker() -> None:
 
 @pytest.mark.usefixtures("stubs")
 def test_memory_hog_is_stopped_at_the_memory_limit() -> None:
-    # the limit counts the run's whole resident size, which starts at the parent's
-    limit = _own_rss_mb() + 200
-    result = run_isolated(_task("stub-hog", time_limit_s=20, memory_limit_mb=limit))
+    # the limit counts the run's own (private) pages, not those it shares with the parent
+    result = run_isolated(_task("stub-hog", time_limit_s=20, memory_limit_mb=200))
     assert result.status == MEMOUT, result.error
+    assert result.peak_rss_mb < _own_rss_mb() + 400
+
+
+@pytest.mark.usefixtures("stubs")
+def test_memory_limit_leaves_a_modest_run_alone() -> None:
+    result = run_isolated(_task("stub-ok", time_limit_s=20, memory_limit_mb=100))
+    assert result.status == SOLVED, result.error
 
 
 @pytest.mark.usefixtures("stubs")
