@@ -202,6 +202,13 @@ def run_dask(
 
     plugins = os.environ.get(registry.PLUGINS_ENV, "")
     with Client(scheduler, timeout="30s") as client:
+        if not sweep.environment.get("workers"):  # each worker measures its own machine
+            try:
+                workers = client.run(remote.worker_environment)
+            except Exception as err:  # an environment is worth having, not worth failing for
+                workers = {"error": f"{type(err).__name__}: {err}"}
+            sweep.environment["workers"] = workers
+            store.merge_environment(sweep.conn, sweep.run_id, {"workers": workers})
         futures = {}
         for item in planned:
             future = client.submit(

@@ -87,6 +87,13 @@ def _drop(helper: subprocess.Popen) -> None:
     _local.helper = None
 
 
+def worker_environment() -> dict[str, Any]:
+    """Run by ``Client.run`` on every worker: its machine, versions and calibration figure."""
+    from bench.environment import collect
+
+    return collect(calibrate=True)
+
+
 def failure(message: str) -> dict[str, Any]:
     return {
         **asdict(Measurement(ERROR, error=message)),

@@ -118,6 +118,19 @@ def save_environment(conn: sqlite3.Connection, run_id: str, environment: dict[st
     )
 
 
+def merge_environment(conn: sqlite3.Connection, run_id: str, extra: dict[str, Any]) -> None:
+    """Add keys to a stored environment (e.g. the Dask workers' own environments)."""
+    row = conn.execute(
+        "SELECT environment FROM environments WHERE run_id = ?", (run_id,)
+    ).fetchone()
+    env = json.loads(row[0]) if row else {}
+    env.update(extra)
+    conn.execute(
+        "INSERT OR REPLACE INTO environments (run_id, environment) VALUES (?, ?)",
+        (run_id, json.dumps(env, sort_keys=True)),
+    )
+
+
 def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) -> None:
     """Record a new sweep: suite, its text and hash, the expanded plan, when it started."""
     conn.execute(

@@ -83,3 +83,5 @@ time_limit_s = 20
     crashed = frame[frame.encoding == "stub-crash"]
     assert (crashed["status"] == "error").all() and crashed["error"].str.contains("SIGABRT").all()
     assert frame["host"].ne("").all() and frame["wall_s"].notna().all()
+    workers = store.environments(path)[frame["run_id"][0]]["workers"]
+    assert len(workers) == 2 and all(w["calibration_s"] > 0 for w in workers.values())
