@@ -35,9 +35,9 @@ import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from bench import procs
 from models import registry
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limits
 
@@ -104,7 +104,7 @@ class RunningRun:
         self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int, output: Any = None
     ):
         self._output = output  # the run's stdout and stderr (a temporary file)
-        self.baseline_kb = _rss_kb("self") if task.memory_limit_mb else 0  # shared at the fork
+        self.baseline_kb = procs.rss_kb("self") if task.memory_limit_mb else 0  # shared at the fork
         self.task, self.instance, self.pid = task, instance, pid
         self.started: float | None = None  # set when the run is told to go
         self._fd, self._go_fd = read_fd, go_fd
@@ -165,11 +165,11 @@ class RunningRun:
             self.stopped_as = TIMEOUT
         elif (
             self.task.memory_limit_mb
-            and _group_rss_mb(self.pid, self.baseline_kb) > self.task.memory_limit_mb
+            and procs.group_rss_mb(self.pid, self.baseline_kb) > self.task.memory_limit_mb
         ):
             self.stopped_as = MEMOUT
         if self.stopped_as:
-            _kill_group(self.pid)
+            procs.kill_group(self.pid)
             self.done, self.ended = True, now
 
     def next_wake(self, now: float) -> float:
@@ -188,14 +188,14 @@ class RunningRun:
         # wall ends when the report is complete (or the run was stopped): the teardown of the
         # child's address space after that is the harness's cost, not the run's
         wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
-        _kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
+        procs.kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
         payload = b"".join(self._chunks)
         complete = self._expected is not None and len(payload) >= self._expected
         result = _interpret(
             payload[_LENGTH.size :] if complete else b"", self.stopped_as, wait_status
         )
         if result.status == ERROR:
-            result.error = _with_output_tail(result.error, self._output)
+            result.error = procs.with_output_tail(result.error, self._output)
         if self._output is not None:
             self._output.close()
         result.wall_s = wall
@@ -226,11 +226,12 @@ def start_run(task: RunTask, instance: Any = None) -> RunningRun:
     read_fd, write_fd = os.pipe()
     go_read, go_write = os.pipe()
     output = tempfile.TemporaryFile()  # noqa: SIM115  (closed by RunningRun.finish)
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(read_fd)
         os.close(go_write)
-        _child(task, instance, write_fd, go_read, output.fileno())
+        _child(task, instance, write_fd, go_read, output.fileno(), parent)
     os.close(write_fd)
     os.close(go_read)
     with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
@@ -268,13 +269,15 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
         return f"checker failed on the answer: {type(err).__name__}: {err}"
 
 
-def _child(task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int) -> None:
+def _child(
+    task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int, parent: int
+) -> None:
     """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
     keep_alive: list = []  # the encoding object, never freed (os._exit ends the process)
     gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
     try:
-        _die_with_parent()
+        procs.die_with_parent(parent)
         if faulthandler.is_enabled():
             faulthandler.disable()  # a crash is recorded as data; no dump over the progress bar
         os.dup2(output_fd, 1)  # solver logs go to a file; their tail joins an error message
@@ -356,75 +359,6 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         counters=dict(report.get("counters") or {}),
         error=report.get("error") or "",
     )
-
-
-def _with_output_tail(error: str, output: Any, size: int = 1500) -> str:
-    """Add the end of what the run printed (a C++ abort message, a solver's complaint)."""
-    if output is None:
-        return error
-    try:
-        output.seek(0, os.SEEK_END)
-        length = output.tell()
-        output.seek(max(0, length - size))
-        tail = output.read().decode("utf-8", "replace").strip()
-    except (OSError, ValueError):
-        return error
-    return f"{error}\n--- output of the run (last lines) ---\n{tail}" if tail else error
-
-
-def _die_with_parent() -> None:
-    """Linux: the run gets SIGKILL if the sweep's parent dies (kill -9 of a sweep leaves no run)."""
-    parent = os.getppid()
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took hold
-        os._exit(5)
-
-
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _group_rss_mb(pid: int, baseline_kb: int = 0) -> float:
-    """Memory of the run and its descendants (a solver's own processes count too), in MB.
-
-    The forked run starts out sharing the warm parent's pages (100-200 MB of imported
-    libraries); those are not the run's own use, so the parent's resident size at the fork
-    (``baseline_kb``) is taken off the run's own VmRSS. Descendants count in full.
-    A memory limit thus means roughly what the run itself allocates. (Exact private
-    figures from smaps_rollup cost milliseconds per look; this costs microseconds.)
-    """
-    total_kb, stack, seen = 0, [pid], set()
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        seen.add(current)
-        own = _rss_kb(current)
-        total_kb += max(0, own - baseline_kb) if current == pid else own
-        try:
-            for task in os.listdir(f"/proc/{current}/task"):
-                children = Path(f"/proc/{current}/task/{task}/children").read_text().split()
-                stack.extend(int(c) for c in children)
-        except (OSError, ValueError):
-            continue
-    return total_kb / 1024.0
-
-
-def _rss_kb(pid: int | str) -> int:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    except (OSError, ValueError):
-        pass
-    return 0
 
 
 def _short_traceback(err: BaseException) -> str:
