@@ -6,7 +6,8 @@ reverse the piece in between), then cut into ``pairs`` segments of at least two
 cells; the segment ends become the endpoint pairs. Every board so made has a
 full-cover solution (the planted one), though not necessarily a unique one.
 
-Difficulty follows path length more than board size, so ``pairs`` is the knob:
+Difficulty follows path length more than board size, so ``pairs`` and ``cut`` are the
+knobs (``cut=even`` deals the cells evenly over the paths, ``random`` leaves a long tail):
 the default ``round(rows * cols / 10)`` gives many short paths (easy for SAT even at
 30x30); a handful of pairs gives few long paths (hard for every encoding from about
 15x15). Deterministic for a seed: only ``random.Random(seed)`` draws.
@@ -52,7 +53,12 @@ def hamiltonian_path(
 
 
 def generate_with_solution(
-    rows: int, cols: int, seed: int, pairs: int | None = None, form: str = INTEGER
+    rows: int,
+    cols: int,
+    seed: int,
+    pairs: int | None = None,
+    form: str = INTEGER,
+    cut: str = "random",
 ) -> tuple[Board, dict]:
     """The board and its planted solution ``{"paths": {...}}``."""
     if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 2 or cols < 2:
@@ -62,15 +68,11 @@ def generate_with_solution(
         raise ValueError(f"pairs must be an integer in 1..{rows * cols // 2}, got {pairs!r}")
     if form not in (INTEGER, LETTER):
         raise ValueError(f"form must be {INTEGER!r} or {LETTER!r}, got {form!r}")
+    if cut not in ("random", "even"):
+        raise ValueError(f"cut must be 'random' or 'even', got {cut!r}")
     rng = random.Random(seed)
     path = hamiltonian_path(rows, cols, rng)
-    # random composition of the cells into `pairs` segments of length >= 2
-    spare = rows * cols - 2 * pairs
-    bars = sorted(rng.sample(range(spare + pairs - 1), pairs - 1))
-    lengths, prev = [], -1
-    for b in [*bars, spare + pairs - 1]:
-        lengths.append(b - prev - 1 + 2)
-        prev = b
+    lengths = _lengths(rows * cols, pairs, cut, rng)
     labels = letter_labels(pairs) if form == LETTER else [str(k) for k in range(1, pairs + 1)]
     order = list(range(pairs))
     rng.shuffle(order)  # labels not in path order
@@ -91,8 +93,33 @@ def generate_with_solution(
     return board, {"paths": dict(sorted(paths.items(), key=lambda kv: labels.index(kv[0])))}
 
 
+def _lengths(cells: int, pairs: int, cut: str, rng: random.Random) -> list[int]:
+    """Segment lengths >= 2 adding up to ``cells``.
+
+    ``random``: a uniformly random composition (long tail: a 30x30 board with 90 pairs
+    has a few paths of 50 cells). ``even``: spare cells dealt one by one to random
+    segments, so lengths cluster around the mean (the "many short paths" style)."""
+    spare = cells - 2 * pairs
+    if cut == "even":
+        lengths = [2] * pairs
+        for _ in range(spare):
+            lengths[rng.randrange(pairs)] += 1
+        return lengths
+    bars = sorted(rng.sample(range(spare + pairs - 1), pairs - 1))
+    lengths, prev = [], -1
+    for b in [*bars, spare + pairs - 1]:
+        lengths.append(b - prev - 1 + 2)
+        prev = b
+    return lengths
+
+
 def generate(
-    rows: int, cols: int, seed: int, pairs: int | None = None, form: str = INTEGER
+    rows: int,
+    cols: int,
+    seed: int,
+    pairs: int | None = None,
+    form: str = INTEGER,
+    cut: str = "random",
 ) -> Board:
     """A board with a planted full-cover solution (see the module docstring)."""
-    return generate_with_solution(rows, cols, seed, pairs, form)[0]
+    return generate_with_solution(rows, cols, seed, pairs, form, cut)[0]

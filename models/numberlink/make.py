@@ -16,7 +16,7 @@ from models.numberlink.rules import format_board
 def main() -> None:
     parser = argparse.ArgumentParser(description="write generated Numberlink boards")
     parser.add_argument("--out", required=True, help="folder for NAME.txt and NAME.planted.json")
-    parser.add_argument("specs", nargs="+", help="ROWSxCOLS:SEED[:pairs=K]")
+    parser.add_argument("specs", nargs="+", help="ROWSxCOLS:SEED[:pairs=K,cut=even]")
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -25,8 +25,9 @@ def main() -> None:
         rows, cols = (int(x) for x in size.split("x"))
         params = dict(item.split("=") for item in rest[0].split(",")) if rest else {}
         pairs = int(params["pairs"]) if "pairs" in params else None
-        board, solution = generate_with_solution(rows, cols, int(seed), pairs)
-        name = f"gen_{rows}x{cols}_p{len(board.ends)}_s{seed}"
+        cut = params.get("cut", "random")
+        board, solution = generate_with_solution(rows, cols, int(seed), pairs, cut=cut)
+        name = f"gen_{rows}x{cols}_p{len(board.ends)}_s{seed}" + ("_even" if cut == "even" else "")
         (out / f"{name}.txt").write_text(format_board(board))
         (out / f"{name}.planted.json").write_text(json.dumps(solution) + "\n")
         print(out / f"{name}.txt")

@@ -1,0 +1,144 @@
+"""The flow formulation (``_flow_model``) through PuLP, shared by ``flow-mip-cbc`` and
+``flow-mip-highs``; no Encoding subclass lives here.
+
+The model is a pure feasibility problem (objective 0), so any integer-feasible point
+PuLP returns is a solution whatever status word comes with it; ``infeasible`` is
+claimed only on the solver's own proof (HiGHS ``kInfeasible``; CBC's log line
+"Result - Problem proven infeasible"), because PuLP says "Optimal" for a CBC run
+stopped on time with a feasible point and "Infeasible" for some stopped runs too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+import tempfile
+import warnings
+
+import pulp
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, ModelSize, Outcome
+from models.numberlink.encodings._common import Grid, grid_of, paths_from_edges
+from models.numberlink.encodings._flow_model import LinearModel, flow_model, used_edges
+from models.numberlink.rules import Board
+
+SENSE = {"<=": pulp.LpConstraintLE, ">=": pulp.LpConstraintGE, "==": pulp.LpConstraintEQ}
+
+
+# Measured on the seed board (HiGHS 1.16, 2 cores): the root-node sub-MIP heuristics
+# (reduced-cost, RINS, RENS) cost more than they find here; without them 10-12 s
+# instead of 22-28 s. Cut limits, presolve off, symmetry detection off, more heuristic
+# effort and a distance-guided objective did not help (see the module docstring).
+HIGHS_OPTIONS = {
+    "mip_heuristic_run_root_reduced_cost": False,
+    "mip_heuristic_run_rins": False,
+    "mip_heuristic_run_rens": False,
+}
+
+
+@contextlib.contextmanager
+def _quiet_stdout():
+    """Send file descriptor 1 to /dev/null for a moment (C-level prints included)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+class FlowMip:
+    """Builds the PuLP problem once; ``solve_with`` runs one back end on it."""
+
+    def __init__(self, board: Board, blocks: bool = True, arcs: str = "coloured"):
+        self.grid: Grid = grid_of(board)
+        self.model: LinearModel = flow_model(self.grid, blocks=blocks, arcs=arcs)
+        m = self.model
+        prob = pulp.LpProblem("numberlink_flow", pulp.LpMinimize)
+        self.vars = [
+            prob.add_variable(name, lb, ub, cat=pulp.LpInteger if integer else pulp.LpContinuous)
+            for name, lb, ub, integer in zip(m.names, m.lower, m.upper, m.integer, strict=True)
+        ]
+        prob += pulp.LpAffineExpression([(self.vars[0], 0.0)])  # feasibility: objective 0
+        for j, (coeffs, sense, rhs) in enumerate(m.rows):
+            expr = pulp.LpAffineExpression([(self.vars[i], c) for i, c in coeffs.items()])
+            prob.addConstraint(pulp.LpConstraint(expr, SENSE[sense], rhs=rhs, name=f"r{j}"))
+        self.prob = prob
+
+    def size(self) -> ModelSize:
+        return ModelSize(len(self.vars), len(self.model.rows))
+
+    def solution(self) -> dict | None:
+        values = [v.varValue for v in self.vars]
+        if any(x is None for x in values):
+            return None
+        for x, integer in zip(values, self.model.integer, strict=True):
+            if integer and abs(x - round(x)) > 1e-6:
+                return None
+        return {"paths": paths_from_edges(self.grid, used_edges(self.grid, self.model, values))}
+
+    def solve_highs(self, limits: Limits) -> Outcome:
+        import highspy
+
+        solver = pulp.HiGHS(
+            msg=False,
+            timeLimit=limits.time_limit_s,
+            threads=max(1, limits.threads),
+            random_seed=limits.seed,
+            **HIGHS_OPTIONS,
+        )
+        with _quiet_stdout():  # highspy prints a banner when PuLP creates the model
+            self.prob.solve(solver)
+        h = self.prob.solverModel
+        status, info = h.getModelStatus(), h.getInfo()
+        counters = {
+            "nodes": float(info.mip_node_count),
+            "lp_iterations": float(info.simplex_iteration_count),
+        }
+        solution = self.solution() if info.primal_solution_status == 2 else None
+        if solution is not None:
+            return Outcome(SOLVED, solution, counters)
+        if status == highspy.HighsModelStatus.kInfeasible:
+            return Outcome(INFEASIBLE, None, counters)
+        return Outcome(TIMEOUT, None, counters, h.modelStatusToString(status))
+
+    def solve_cbc(self, limits: Limits) -> Outcome:
+        fd, log_path = tempfile.mkstemp(prefix="nl_cbc_", suffix=".log")
+        os.close(fd)
+        try:
+            with warnings.catch_warnings():  # PuLP 3.3 deprecates its bundled CBC
+                warnings.simplefilter("ignore", DeprecationWarning)
+                solver = pulp.PULP_CBC_CMD(
+                    msg=False,
+                    timeLimit=limits.time_limit_s,
+                    threads=max(1, limits.threads),
+                    options=[f"randomCbcSeed {limits.seed + 1}"],
+                    logPath=log_path,
+                )
+            self.prob.solve(solver)
+            with open(log_path, encoding="utf-8", errors="replace") as fh:
+                log = fh.read()
+        finally:
+            os.unlink(log_path)
+        counters = {}
+        for key, pattern in (
+            ("nodes", r"Enumerated nodes:\s+(\d+)"),
+            ("lp_iterations", r"Total iterations:\s+(\d+)"),
+        ):
+            found = re.search(pattern, log)
+            if found:
+                counters[key] = float(found.group(1))
+        solved = self.prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
+        solution = self.solution() if solved else None
+        if solution is not None:
+            return Outcome(SOLVED, solution, counters)
+        proofs = ("Problem proven infeasible", "Problem is infeasible", "relaxation infeasible")
+        if any(proof in log for proof in proofs):
+            return Outcome(INFEASIBLE, None, counters)
+        result = re.search(r"Result - (.*)", log)
+        return Outcome(TIMEOUT, None, counters, result.group(1) if result else "no result line")

@@ -1,0 +1,60 @@
+"""The flow formulation of ``flow-mip-*`` (see ``_flow_model``) on CP-SAT, row for row,
+so the comparison separates the formulation from the solver. Flows are integer here
+(they count cells, so nothing is lost)."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.numberlink.encodings._common import cpsat_counters, grid_of, paths_from_edges
+from models.numberlink.encodings._flow_model import flow_model, used_edges
+from models.numberlink.rules import Board
+
+
+class FlowCpsat(Encoding):
+    name = "flow-cpsat"
+    puzzles = ("numberlink",)
+    solver = "cp-sat"
+
+    @classmethod
+    def solver_version(cls) -> str:
+        import ortools
+
+        return ortools.__version__
+
+    def build(self, instance: Board, limits: Limits) -> ModelSize:
+        self.grid = grid_of(instance)
+        lin = self.lin = flow_model(self.grid)
+        model = self.model = cp_model.CpModel()
+        self.vars = [
+            model.new_bool_var(name) if (integer and ub == 1) else model.new_int_var(lb, ub, name)
+            for name, lb, ub, integer in zip(
+                lin.names, lin.lower, lin.upper, lin.integer, strict=True
+            )
+        ]
+        for coeffs, sense, rhs in lin.rows:
+            expr = sum(int(c) * self.vars[i] for i, c in coeffs.items())
+            if sense == "<=":
+                model.add(expr <= int(rhs))
+            elif sense == ">=":
+                model.add(expr >= int(rhs))
+            else:
+                model.add(expr == int(rhs))
+        return ModelSize(len(self.vars), len(lin.rows))
+
+    def solve(self, limits: Limits) -> Outcome:
+        solver = cp_model.CpSolver()
+        if limits.time_limit_s is not None:
+            solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
+        solver.parameters.random_seed = limits.seed
+        solver.parameters.num_workers = max(1, limits.threads)
+        status = solver.solve(self.model)
+        counters = cpsat_counters(solver)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            values = [solver.value(v) for v in self.vars]
+            used = used_edges(self.grid, self.lin, values)
+            return Outcome(SOLVED, {"paths": paths_from_edges(self.grid, used)}, counters)
+        if status == cp_model.INFEASIBLE:
+            return Outcome(INFEASIBLE, None, counters)
+        return Outcome(TIMEOUT, None, counters, solver.status_name(status))
