@@ -4,12 +4,13 @@ Two methods:
 
 * **Block stitching** (divide and conquer after Parberry 1997) for closed tours on
   boards whose sides are both >= 5 and not both odd. The board is cut into blocks with
-  sides in 5..10 (at most one odd part per side); each block gets a stored closed tour
-  (``blocks.py``) that holds four known moves near its corners. Two neighbouring cycles
-  are joined by a 2-move swap: drop move a-b of one and c-d of the other, add a-c and
-  b-d (both knight moves across the border). Joining along a spanning tree of the
-  blocks (every block row left to right, the first block column top to bottom) leaves
-  one cycle. Everything is vectorised with numpy; only the final walk is a plain loop.
+  sides in 5..11 (at most one odd part per side); each block gets a stored directed
+  closed tour (``blocks.py``) that makes known moves near its corners. Two neighbouring
+  cycles are joined by a 2-move swap: drop move a->b of one and d->c of the other, add
+  a->c and d->b (both knight moves across the border). Joining along a spanning tree of
+  the blocks (every block row left to right, the first block column top to bottom)
+  leaves one directed cycle. Everything is vectorised with numpy; only the final walk
+  along the successors is a plain loop.
 * **Warnsdorff** with random restarts for everything else (small or thin boards, odd x
   odd open tours): always move to the square with fewest onward moves, ties broken
   towards the rim (farthest from the centre) and then at random; a closed tour needs the
@@ -43,14 +44,19 @@ def open_tour_exists(rows: int, cols: int) -> bool:
 
 
 def split_side(length: int) -> list[int] | None:
-    """Cut a side into block lengths from 5..10 (one odd part at most), or None if < 5."""
+    """Cut a side into block lengths from 5..11, or None if it is below 5.
+
+    Odd sides get one odd part: the whole side up to 11, else a 7. A 5 therefore only
+    occurs on a side of exactly 5 (the stored 5 x w tours hold only the row moves).
+    """
     if length < 5:
         return None
+    if length % 2 and length <= 11:
+        return [length]
     parts: list[int] = []
     if length % 2:
-        odd = length if length <= 9 else 5
-        parts.append(odd)
-        length -= odd
+        parts.append(7)
+        length -= 7
     tens, rest = divmod(length, 10)
     if rest in (2, 4) and tens:
         tens -= 1
@@ -65,59 +71,64 @@ def can_stitch(rows: int, cols: int) -> bool:
 
 
 def stitched_tour(rows: int, cols: int) -> tuple[np.ndarray, dict[str, float]]:
-    """A closed tour of a ``can_stitch`` board as square indices r*cols+c, and counters."""
+    """A closed tour of a ``can_stitch`` board as square indices r*cols+c, and counters.
+
+    Every stored block tour is directed and makes its stitching moves in fixed
+    directions, so each stitch splices two directed cycles by rewiring two successors:
+    rows: a=(r, x-1) -> b=(r+2, x-2) on the left, d=(r+3, x) -> c=(r+1, x+1) on the
+    right become a -> c and d -> b; columns: b=(y-2, 2) -> a=(y-1, 0) above,
+    c=(y+1, 1) -> d=(y, 3) below become b -> d and c -> a. Both keep one cycle.
+    """
     row_parts, col_parts = split_side(rows), split_side(cols)
     assert row_parts and col_parts and can_stitch(rows, cols)
     row_at = np.cumsum([0, *row_parts[:-1]])
     col_at = np.cumsum([0, *col_parts[:-1]])
-    nb = np.empty((rows * cols, 2), dtype=np.int64)
+    succ = np.empty(rows * cols, dtype=np.int64)
     for h in sorted(set(row_parts)):
         for w in sorted(set(col_parts)):
             text = BASE_TOURS[h, w]
-            local = np.array([int(text[i : i + 2]) for i in range(0, len(text), 2)])
+            local = np.array([int(text[i : i + 3]) for i in range(0, len(text), 3)])
             br = row_at[np.array(row_parts) == h]
             bc = col_at[np.array(col_parts) == w]
             origin = (br[:, None] * cols + bc[None, :]).reshape(-1, 1)
             squares = origin + (local // w * cols + local % w)[None, :]
-            nb[squares, 0] = np.roll(squares, 1, axis=1)
-            nb[squares, 1] = np.roll(squares, -1, axis=1)
-    # join each block row left to right: a=(r, x-1) b=(r+2, x-2) | c=(r+1, x+1) d=(r+3, x)
+            succ[squares] = np.roll(squares, -1, axis=1)
     r = np.repeat(row_at, len(col_at) - 1)
     x = np.tile(col_at[1:], len(row_at))
-    _swap(nb, r * cols + x - 1, (r + 2) * cols + x - 2, (r + 1) * cols + x + 1, (r + 3) * cols + x)
-    # join the first block column top to bottom: a=(y-1, 0) b=(y-2, 2) | c=(y+1, 1) d=(y, 3)
+    a, b = r * cols + x - 1, (r + 2) * cols + x - 2
+    c, d = (r + 1) * cols + x + 1, (r + 3) * cols + x
+    _rewire(succ, (a, b), (d, c), (a, c), (d, b))
     y = row_at[1:]
-    _swap(nb, (y - 1) * cols, (y - 2) * cols + 2, (y + 1) * cols + 1, y * cols + 3)
-    order = _walk(nb)
+    a, b = (y - 1) * cols, (y - 2) * cols + 2
+    c, d = (y + 1) * cols + 1, y * cols + 3
+    _rewire(succ, (b, a), (c, d), (b, d), (c, a))
+    order = _walk(succ)
     merges = len(r) + len(y)
     return order, {"blocks": len(row_at) * len(col_at), "merges": merges, "steps": len(order)}
 
 
-def _swap(nb: np.ndarray, a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> None:
-    """Replace moves a-b and c-d by a-c and b-d (vectorised; no node twice per argument)."""
-    for node, old, new in ((a, b, c), (b, a, d), (c, d, a), (d, c, b)):
-        first = nb[node, 0] == old
-        if not (first | (nb[node, 1] == old)).all():
-            raise AssertionError("a stitching move is missing from a base tour")
-        nb[node[first], 0] = new[first]
-        nb[node[~first], 1] = new[~first]
+def _rewire(succ: np.ndarray, *moves: tuple[np.ndarray, np.ndarray]) -> None:
+    """Drop the first two moves (u -> v arrays), which must be there, and add the last two."""
+    (u1, v1), (u2, v2), (u3, v3), (u4, v4) = moves
+    if not ((succ[u1] == v1).all() and (succ[u2] == v2).all()):
+        raise AssertionError("a stitching move is missing from a stored block tour")
+    succ[u3] = v3
+    succ[u4] = v4
 
 
-def _walk(nb: np.ndarray) -> np.ndarray:
-    """Follow a 2-regular neighbour table from square 0 around its cycle."""
-    left, right = nb[:, 0].tolist(), nb[:, 1].tolist()
-    n = len(left)
+def _walk(succ: np.ndarray) -> np.ndarray:
+    """Follow successors from square 0 once around; check that the cycle covers the board."""
+    nxt = succ.tolist()
+    n = len(nxt)
     order = [0] * n
-    prev, cur = -1, 0
+    u = 0
     for k in range(n):
-        order[k] = cur
-        nxt = left[cur]
-        if nxt == prev:
-            nxt = right[cur]
-        prev, cur = cur, nxt
-    if cur != 0 or len(set(order)) != n:
+        order[k] = u
+        u = nxt[u]
+    result = np.array(order, dtype=np.int64)
+    if u != 0 or not (np.bincount(result, minlength=n) == 1).all():
         raise AssertionError("stitched moves do not form one cycle")
-    return np.array(order, dtype=np.int64)
+    return result
 
 
 def warnsdorff(

@@ -14,16 +14,29 @@ from pathlib import Path
 from ortools.sat.python import cp_model
 
 _MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
-SIDES = range(5, 11)
+SIDES = range(5, 12)
 
 
 def merge_moves(h: int, w: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-    """The moves a block must hold: right, left, bottom and top stitching moves."""
-    return [((0, w - 1), (2, w - 2)), ((1, 1), (3, 0)), ((h - 1, 0), (h - 2, 2)), ((1, 1), (0, 3))]
+    """The directed moves a block's tour must make for stitching (see construct.py).
+
+    Right and left moves join blocks in a row, bottom and top moves join block rows;
+    their directions make every stitch splice two directed cycles into one. A side of 5
+    only occurs on a board 5 squares wide (one block row or column), so a 5 x w block
+    needs only the row moves and an h x 5 block only the column moves (5 x 6 holds no
+    tour with all four).
+    """
+    row = [((0, w - 1), (2, w - 2)), ((3, 0), (1, 1))]
+    column = [((h - 2, 2), (h - 1, 0)), ((1, 1), (0, 3))]
+    if h == 5:
+        return row
+    if w == 5:
+        return column
+    return row + column
 
 
 def base_tour(h: int, w: int) -> list[int]:
-    """A closed tour of an h x w block holding ``merge_moves``, as square indices r*w+c."""
+    """A directed closed tour of an h x w block making ``merge_moves``, as indices r*w+c."""
     model = cp_model.CpModel()
     arcs = {}
     for r in range(h):
@@ -33,7 +46,7 @@ def base_tour(h: int, w: int) -> list[int]:
                     arcs[(r, c), (r + dr, c + dc)] = model.new_bool_var("")
     model.add_circuit([(a[0] * w + a[1], b[0] * w + b[1], x) for (a, b), x in arcs.items()])
     for a, b in merge_moves(h, w):
-        model.add(arcs[a, b] + arcs[b, a] == 1)
+        model.add(arcs[a, b] == 1)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.max_time_in_seconds = 60
@@ -51,7 +64,7 @@ def main() -> None:
     lines = [
         '"""Base tours for the constructive reference (written by make_blocks.py; do not edit).',
         "",
-        "Each entry is a closed tour of an h x w block as two-digit square indices r*w+c.",
+        "Each entry is a directed closed tour of an h x w block as 3-digit square indices r*w+c.",
         '"""',
         "",
         "BASE_TOURS: dict[tuple[int, int], str] = {",
@@ -60,8 +73,8 @@ def main() -> None:
         for w in SIDES:
             if h % 2 and w % 2:
                 continue
-            text = "".join(f"{u:02d}" for u in base_tour(h, w))
-            chunks = [text[i : i + 80] for i in range(0, len(text), 80)]
+            text = "".join(f"{u:03d}" for u in base_tour(h, w))
+            chunks = [text[i : i + 81] for i in range(0, len(text), 81)]
             lines.append(f"    ({h}, {w}): (")
             lines += [f'        "{chunk}"' for chunk in chunks]
             lines.append("    ),")

@@ -26,7 +26,7 @@ CASES: list[tuple[str, tuple[str, ...], float]] = [
     ("20x20", ("circuit-cpsat", "warnsdorff"), 60),
     ("30x30", ("circuit-cpsat", "warnsdorff"), 60),
     ("50x50", ("circuit-cpsat", "warnsdorff"), 60),
-    ("100x100", ("circuit-cpsat", "warnsdorff"), 180),
+    ("100x100", ("circuit-cpsat", "warnsdorff"), 300),
     ("1000x1000", ("warnsdorff",), 60),
     ("5x5", ("circuit-cpsat", *Z3, "warnsdorff"), 20),
     ("7x7", ("circuit-cpsat", *Z3, "warnsdorff"), 20),

@@ -29,7 +29,7 @@ class Warnsdorff(Encoding):
     #: method: "auto" stitches blocks where it can, "warnsdorff" always walks
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "method": ("auto", "warnsdorff"),
-        "max_restarts": (2000, 200, 20000),
+        "max_restarts": (200, 2000, 20000),
     }
 
     @classmethod
