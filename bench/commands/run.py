@@ -43,10 +43,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="J",
         help="runs at once on this machine (default 1: parallel runs disturb each other's timings)",
     )
-    parser.add_argument("--executor", choices=("local", "dask"), default="local")
+    parser.add_argument(
+        "--executor",
+        choices=("local", "dask"),
+        default="local",
+        help="local: fork runs here (default); dask: send each run to a Dask worker",
+    )
     parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
-    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+    parser.add_argument(
+        "--store",
+        default=str(store.DEFAULT_STORE),
+        metavar="PATH",
+        help=f"SQLite results store (default {store.DEFAULT_STORE})",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
