@@ -16,8 +16,9 @@ def draw(board: Board, solution: dict[str, Any] | None = None) -> Any:
 
     labels = board.labels
     cmap = matplotlib.colormaps["tab20" if len(labels) <= 20 else "gist_ncar"]
+    # tab20 pairs each hue dark/light: take the ten dark hues first, then the light ones
     colour = {
-        label: cmap(i % 20 if len(labels) <= 20 else i / max(1, len(labels)))
+        label: cmap((2 * i) % 20 + (i // 10) % 2 if len(labels) <= 20 else i / len(labels))
         for i, label in enumerate(labels)
     }
     scale = 0.45 if max(board.rows, board.cols) <= 15 else 0.3

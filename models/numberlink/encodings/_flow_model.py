@@ -27,11 +27,14 @@ Measured choices (seed board 10x10, 8 pairs, 2 cores, HiGHS 1.16 unless named):
 * colour-indexed arcs (this model): 24 s; one arc variable per direction with colour
   rows ``d + z[a,k] - z[b,k] <= 1`` (``arcs="plain"``): 27 s, and 40 s+ with the 2x2
   rows; an integer colour per cell tied by big-M (``arcs="potential"``): > 40 s (CBC
-  too). Colour-indexed arcs without the 2x2 rows: > 40 s, so the rows stay.
+  too); one variable per undirected edge and colour (``arcs="edges"``, 2042 instead
+  of 2982 columns, flow either way): > 40 s with HiGHS and CBC. Colour-indexed arcs
+  without the 2x2 rows: > 40 s, so the rows stay.
 * dropping the flow altogether (``flow=False``, so cycles allowed) still took > 30 s:
   the colour routing, not connectivity, is what the MIP solvers find hard here.
 * HiGHS options (``_flow_mip.HIGHS_OPTIONS``): switching off the root sub-MIP
-  heuristics gave 10-12 s; cut limits, presolve off, symmetry detection off, more
+  heuristics gave 10-12 s (of which presolve/probing 2.5 s and root cut separation
+  7 s; the first solution comes at node 4); cut limits, presolve off, symmetry detection off, more
   heuristic effort, and a distance-guided objective stopped at the first solution did
   not help. CBC: cuts off / heuristics off / preprocess off all > 25 s.
 """
@@ -85,6 +88,8 @@ def flow_model(
     on_arc: dict[tuple[int, int], list[int]] = {}
     if arcs == "coloured":
         _coloured_arcs(m, grid, z, banned, d_out, d_in, on_arc)
+    elif arcs == "edges":
+        _coloured_edges(m, grid, z, banned, on_arc)
     else:
         _plain_arcs(m, grid, z, banned, on_arc, potential=arcs == "potential")
     for a, b in grid.edges:
@@ -99,7 +104,8 @@ def flow_model(
             continue
         f[s, t] = m.var(f"f_{s}_{t}", 0, upper, False)
         m.add({f[s, t]: 1.0, **{i: -float(upper) for i in ds}}, "<=", 0)
-        m.add({f[s, t]: 1.0, **{i: -1.0 for i in ds}}, ">=", 0)
+        if arcs != "edges":  # with undirected edges flow may run either way
+            m.add({f[s, t]: 1.0, **{i: -1.0 for i in ds}}, ">=", 0)
     inflow: dict[int, dict[int, float]] = {}
     for (s, t), i in f.items():
         row = inflow.setdefault(t, {})
@@ -164,6 +170,35 @@ def _coloured_arcs(m, grid, z, banned, d_out, d_in, on_arc) -> None:
                 row = dict.fromkeys(side.get((v, k), []), 1.0)
                 row[z[v, k]] = -1.0
                 m.add(row, "==", 0)
+
+
+def _coloured_edges(m, grid, z, banned, on_arc) -> None:
+    """One variable per undirected edge and colour (half the binaries of the arcs);
+    degree 2 z[v,k] per colour, 1 at an end; the flow runs either way along it."""
+    npairs = len(grid.pairs)
+    at: dict[tuple[int, int], list[int]] = {}
+    for e, (a, b) in enumerate(grid.edges):
+        if e in banned:
+            continue
+        for k in range(npairs):
+            if any(v in grid.end_of and grid.end_of[v] != k for v in (a, b)):
+                continue
+            i = m.var(f"x_{a}_{b}_{k}", 0, 1, True)
+            m.arcs[i] = (a, b, k)
+            at.setdefault((a, k), []).append(i)
+            at.setdefault((b, k), []).append(i)
+            on_arc.setdefault((a, b), []).append(i)
+            on_arc.setdefault((b, a), []).append(i)
+    for v in range(grid.n):
+        if v in grid.end_of:
+            k = grid.end_of[v]
+            m.add(dict.fromkeys(at.get((v, k), []), 1.0), "==", 1)
+            continue
+        m.add({z[v, k]: 1.0 for k in range(npairs)}, "==", 1)
+        for k in range(npairs):
+            row = dict.fromkeys(at.get((v, k), []), 1.0)
+            row[z[v, k]] = -2.0
+            m.add(row, "==", 0)
 
 
 def _plain_arcs(m, grid, z, banned, on_arc, potential=False) -> None:
