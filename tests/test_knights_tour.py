@@ -255,3 +255,8 @@ def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
     assert outcome.status in (TIMEOUT, SOLVED)
     _, outcome = _run("sum-z3", "gen:knights_tour:10x10:0", time_limit_s=0.05)
     assert outcome.status == TIMEOUT
+
+
+def test_warnsdorff_finds_open_tours_on_four_row_boards() -> None:
+    board, outcome = _run("warnsdorff", "instances/knights_tour/4x10-open.txt")
+    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
