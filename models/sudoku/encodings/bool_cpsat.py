@@ -13,7 +13,8 @@ from models.sudoku.encodings import _cpsat
 class BoolCpsat(Encoding):
     """x[r][c][d] Booleans with exactly-one per cell and per unit and digit.
 
-    Clues are fixed as bounds (the clue's literal is set true), as in the 0-1 program.
+    Clues are stated as unit constraints (clue literal == 1), which presolve turns into
+    fixed bounds, as the 0-1 program fixes them by bounds.
     """
 
     name = "bool-cpsat"

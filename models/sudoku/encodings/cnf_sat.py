@@ -111,6 +111,10 @@ class CnfSat(Encoding):
             return Outcome(INFEASIBLE, None, counters)
         return Outcome(SOLVED, {"grid": self.decode(self.solver_model)}, counters)
 
+    def check_unique(self, limits: Limits | None = None) -> bool | None:
+        """After a solved run: is that the only solution? (None: the limit ran out.)"""
+        return check_unique(self, limits)
+
     def decode(self, model: list[int]) -> list[list[int]]:
         true = {lit for lit in model if lit > 0}
         grid = [list(row) for row in self.grid]
@@ -123,6 +127,8 @@ class CnfSat(Encoding):
 def check_unique(encoding: CnfSat, limits: Limits | None = None) -> bool | None:
     """After a solved run: block the found grid and solve again (None: ran out of time)."""
     limits = limits or Limits()
+    if getattr(encoding, "solver_model", None) is None:
+        raise ValueError("check_unique needs a solved run first")
     grid = encoding.decode(encoding.solver_model)
     block = [-v for (r, c, d), v in encoding.var.items() if grid[r][c] == d]
     again = CnfSat(encoding.options)
