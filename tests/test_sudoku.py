@@ -271,6 +271,24 @@ def test_cnf_variants_and_backends(variant, backend):
             assert check_unique(enc) is True
 
 
+def test_cnf_sequential_at_most_one():
+    from models.sudoku.encodings.cnf_sat import CnfSat
+
+    for spec, expected in [
+        ("gen:sudoku_x:16x16:2:fill=0.3", "solved"),
+        ("instances/sudoku_x/infeasible/spoiled-unique.txt", "infeasible"),
+    ]:
+        loaded = load_instance(spec, "sudoku_x")
+        pairwise, sequential = CnfSat(), CnfSat({"amo": "sequential"})
+        size_p = pairwise.build(loaded.instance, Limits())
+        size_s = sequential.build(loaded.instance, Limits())
+        assert size_s.n_constraints < size_p.n_constraints and size_s.n_vars > size_p.n_vars
+        outcome = sequential.solve(Limits(time_limit_s=20))
+        assert outcome.status == expected
+        if expected == "solved":
+            assert SUDOKU_X.verify(loaded.instance, outcome.solution) is None
+
+
 def test_check_unique_sees_two_solutions():
     from models.sudoku.encodings.cnf_sat import CnfSat, check_unique
 
