@@ -45,3 +45,11 @@ def test_encoding_never_solves_infeasible_instance(puzzle: str, encoding: str, s
     allowed = {INFEASIBLE, TIMEOUT} if cls.reference else {INFEASIBLE}
     assert result.status in allowed, result.error
     assert result.solution is None
+
+
+def test_every_encoding_reports_its_solver_and_version() -> None:
+    for puzzle, encodings in registry.encodings().items():
+        for name, cls in encodings.items():
+            version = cls.solver_version()
+            assert isinstance(version, str) and version.strip(), f"{puzzle}/{name}"
+            assert cls.solver, f"{puzzle}/{name} names no solver"

@@ -9,6 +9,7 @@ from __future__ import annotations
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._flow_mip import FlowMip
 from models.numberlink.rules import Board
+from models.versions import cbc_version
 
 
 class FlowMipCbc(Encoding):
@@ -18,9 +19,7 @@ class FlowMipCbc(Encoding):
 
     @classmethod
     def solver_version(cls) -> str:
-        import pulp
-
-        return f"pulp {pulp.__version__} cbc {pulp.PULP_CBC_CMD().version() or ''}".strip()
+        return cbc_version()
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.mip = FlowMip(instance)

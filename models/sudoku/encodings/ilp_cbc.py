@@ -10,6 +10,7 @@ import pulp
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
 from models.sudoku.encodings._ilp import build_problem, decode
+from models.versions import cbc_version
 
 
 class IlpCbc(Encoding):
@@ -28,7 +29,7 @@ class IlpCbc(Encoding):
 
     @classmethod
     def solver_version(cls) -> str:
-        return f"cbc (pulp {pulp.__version__} bundled)"
+        return cbc_version()
 
     def build(self, instance, limits: Limits) -> ModelSize:
         self.prob, self.x, size = build_problem(instance)
