@@ -104,6 +104,7 @@ def scaling(instances: pd.DataFrame, puzzle: str) -> Figure:
     data["cells"] = data["size"].map(size_cells)
     styles = _styles(list(data["config"].unique()))
     figure, ax = plt.subplots(figsize=(8, 5))
+    plotted_cells: set[int] = set()
     for config, group in data.groupby("config"):
         points = []
         for cells, at_size in group.groupby("cells"):
@@ -115,13 +116,18 @@ def scaling(instances: pd.DataFrame, puzzle: str) -> Figure:
         if not points:
             continue
         cells, median, q1, q3 = (np.array(v) for v in zip(*points, strict=True))
+        plotted_cells.update(int(c) for c in cells)
         ax.plot(cells, median, label=config, **styles[config])
         ax.fill_between(cells, q1, q3, alpha=0.15, color=styles[config]["color"])
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ticks = sorted(data.drop_duplicates("cells")[["cells", "size"]].itertuples(index=False))
-    ax.set_xticks([t.cells for t in ticks])
-    ax.set_xticklabels([t.size for t in ticks], rotation=45, fontsize=8)
+    plotted: list[int] = []
+    for cells in sorted(plotted_cells):  # labels at least 30 % apart, so they never overlap
+        if not plotted or cells >= plotted[-1] * 1.3:
+            plotted.append(cells)
+    labels = data.drop_duplicates("cells").set_index("cells")["size"]
+    ax.set_xticks(plotted)
+    ax.set_xticklabels([labels[c] for c in plotted], rotation=45, fontsize=8)
     ax.minorticks_off()
     ax.set_xlabel("board size (log of cells)")
     ax.set_ylabel("build + solve time [s]: median, IQR shaded")
