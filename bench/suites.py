@@ -120,8 +120,12 @@ class Suite:
     instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
 
 
-def load_suite(name_or_path: str) -> Suite:
-    """Parse, check and expand a shipped suite (by name) or any suite file."""
+def load_suite(name_or_path: str, generate: bool = True) -> Suite:
+    """Parse, check and expand a shipped suite (by name) or any suite file.
+
+    ``generate=False`` checks everything but leaves generated boards (``gen:...``) unmade
+    and out of ``instances``: large generated boards can take a minute to make.
+    """
     path = suite_path(name_or_path)
     if not path.is_file():
         shipped = ", ".join(suite_names()) or "none"
@@ -140,7 +144,7 @@ def load_suite(name_or_path: str) -> Suite:
     runs: list[PlannedRun] = []
     seen: set[tuple] = set()
     for case_path, case in cases:
-        for run in _expand_case(case_path, case, instances):
+        for run in _expand_case(case_path, case, instances, generate):
             if run.key() not in seen:
                 seen.add(run.key())
                 runs.append(run)
@@ -220,7 +224,10 @@ def _as_list(path: Path, key: str, value: Any) -> list:
 
 
 def _expand_case(
-    path: Path, case: dict[str, Any], instances: dict[tuple[str, str], registry.LoadedInstance]
+    path: Path,
+    case: dict[str, Any],
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    generate: bool = True,
 ) -> list[PlannedRun]:
     where = f"{path}: case {case['name']!r}"
     if "puzzle" not in case:
@@ -231,6 +238,8 @@ def _expand_case(
         raise SuiteError(f"{where}: {err}") from None
     specs = instance_specs(where, rules, case)
     for spec in specs:
+        if not generate and spec.startswith(registry.GENERATED_PREFIX):
+            continue
         if (rules.name, spec) not in instances:
             instances[(rules.name, spec)] = load(where, rules, spec)
     encodings = _encodings(where, rules.name, case)
