@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.report import write_report
 from bench.sources import load_source
 from bench.store import DEFAULT_STORE
 
@@ -23,6 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    from bench.report import write_report  # matplotlib: paid only by this command
+
     sources = [load_source(text, args.store) for text in args.runs]
     runs = pd.concat([s.runs for s in sources], ignore_index=True)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
