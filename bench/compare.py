@@ -99,6 +99,12 @@ def _compare_case(base: pd.DataFrame, cur: pd.DataFrame, threshold: float, rng) 
             ratio_low=low,
             ratio_high=high,
         )
+    hashes = [
+        set(h for h in runs.get("instance_hash", pd.Series(dtype=str)).dropna() if h)
+        for runs in (base, cur)
+    ]
+    if hashes[0] and hashes[1] and hashes[0] != hashes[1]:
+        return {**out, "verdict": "changed", "reason": "instance file changed: not comparable"}
     if c_status == "wrong" and b_status != "wrong":
         return {**out, "verdict": "regression", "reason": "answer now wrong"}
     if b_status in ANSWERED and c_status not in ANSWERED:

@@ -80,7 +80,12 @@ class Sweep:
             self._note(record)
 
     def record(
-        self, planned: PlannedRun, result: Measurement, started_at: str, size: str, host: str
+        self,
+        planned: PlannedRun,
+        result: Measurement,
+        started_at: str,
+        loaded: registry.LoadedInstance,
+        host: str,
     ) -> RunRecord:
         """Turn one measurement into a stored record; returns it (possibly marked wrong)."""
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
@@ -95,7 +100,8 @@ class Sweep:
             case=planned.case,
             puzzle=planned.puzzle,
             instance=planned.instance,
-            size=size,
+            instance_hash=loaded.content_hash,
+            size=loaded.size,
             encoding=planned.encoding,
             options=dict(planned.options),
             solver=cls.solver,
@@ -175,8 +181,9 @@ def run_local(
             for run in wait_any([entry[1] for entry in active.values()]):
                 item, _, started_at = active.pop(run.pid)
                 result = run.finish()
-                size = instances[(item.puzzle, item.instance)].size
-                sweep.record(item, result, started_at, size, host)
+                sweep.record(
+                    item, result, started_at, instances[(item.puzzle, item.instance)], host
+                )
             if on_tick:
                 on_tick()
     finally:
@@ -225,7 +232,7 @@ def run_dask(
             except Exception as err:  # the worker itself failed: keep the sweep going
                 reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
             result = remote.measurement_from(reply)
-            size = instances[(item.puzzle, item.instance)].size
-            sweep.record(item, result, reply.get("started_at") or now_iso(), size, reply["host"])
+            loaded = instances[(item.puzzle, item.instance)]
+            sweep.record(item, result, reply.get("started_at") or now_iso(), loaded, reply["host"])
             if on_tick:
                 on_tick()

@@ -20,6 +20,7 @@ class RunRecord:
     case: str = ""  # the suite case that planned the run
     puzzle: str = ""
     instance: str = ""  # PATH, PATH#N or gen:... spec
+    instance_hash: str = ""  # hash of the instance's canonical text (catches edited files)
     size: str = ""
     encoding: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # per-encoding solver options

@@ -291,7 +291,7 @@ def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
 
 
 def _option_sets(where: str, puzzle: str, encoding: str, case: dict[str, Any]) -> list[dict]:
-    """Every combination of the swept option values for one encoding (default: no options)."""
+    """Every combination of the swept option values for one encoding, defaults filled in."""
     table = (case.get("options") or {}).get(encoding, {})
     if not isinstance(table, dict):
         raise SuiteError(f"{where}: options.{encoding} must be a table")
@@ -314,7 +314,10 @@ def _option_sets(where: str, puzzle: str, encoding: str, case: dict[str, Any]) -
                 )
             matched.append(hits[0])
         choices.append(matched)
-    return [dict(zip(keys, combo, strict=True)) for combo in itertools.product(*choices)]
+    return [
+        cls.full_options(dict(zip(keys, combo, strict=True)))
+        for combo in itertools.product(*choices)
+    ]
 
 
 def _check_option_targets(where: str, case: dict[str, Any], encodings: list[str]) -> None:

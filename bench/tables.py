@@ -17,11 +17,9 @@ from bench.stats import ANSWERED, run_time
 
 
 def config_label(
-    encoding: str, options: Any, threads: Any = None, show_threads: bool = False
+    encoding: str, options: dict, threads: Any = None, show_threads: bool = False
 ) -> str:
     """``encoding[key=value,...]`` (+ ``@Nt`` when thread counts are swept)."""
-    if isinstance(options, str):
-        options = json.loads(options) if options else {}
     label = encoding
     if options:
         label += "[" + ",".join(f"{k}={v}" for k, v in sorted(options.items())) + "]"
@@ -31,12 +29,25 @@ def config_label(
 
 
 def with_config(runs: pd.DataFrame) -> pd.DataFrame:
-    """Add ``config`` and ``time_s`` (build + solve of answered runs, NaN otherwise)."""
+    """Add ``config`` and ``time_s`` (build + solve of answered runs, NaN otherwise).
+
+    Records carry every option of an encoding; a label names only the options whose
+    value varies among that encoding's runs here, so labels stay short and the same
+    configuration never appears under two names.
+    """
     out = runs.copy()
+    options = [json.loads(o) if isinstance(o, str) and o else (o or {}) for o in out["options"]]
+    varying: dict[str, set[str]] = {}
+    for encoding in set(out["encoding"]):
+        values = [o for e, o in zip(out["encoding"], options, strict=True) if e == encoding]
+        keys = set().union(*values)
+        varying[encoding] = {
+            k for k in keys if len({json.dumps(v.get(k), sort_keys=True) for v in values}) > 1
+        }
     show_threads = out["threads"].nunique() > 1 if len(out) else False
     out["config"] = [
-        config_label(e, o, t, show_threads)
-        for e, o, t in zip(out["encoding"], out["options"], out["threads"], strict=True)
+        config_label(e, {k: v for k, v in o.items() if k in varying[e]}, t, show_threads)
+        for e, o, t in zip(out["encoding"], options, out["threads"], strict=True)
     ]
     out["time_s"] = run_time(out)
     return out

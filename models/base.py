@@ -89,6 +89,12 @@ class Encoding(ABC):
                     f"{list(self.option_choices[key])}"
                 )
 
+    @classmethod
+    def full_options(cls, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Every option with its value (defaults filled in), so records stay comparable
+        even if a default changes later."""
+        return {key: choices[0] for key, choices in cls.option_choices.items()} | dict(given or {})
+
     def option(self, key: str) -> Any:
         """The chosen value of an option, or its default (the first choice)."""
         return self.options.get(key, self.option_choices[key][0])

@@ -8,6 +8,7 @@ A puzzle is a package ``models/<name>/`` exposing ``PUZZLE``; an encoding is any
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import inspect
 import os
@@ -92,6 +93,12 @@ class LoadedInstance:
     spec: str  # how the instance was named: a path, PATH#N, or gen:...
     instance: Any
     size: str
+
+    @property
+    def content_hash(self) -> str:
+        """Hash of the instance's canonical text: an edited file is never compared blindly."""
+        text = get_puzzle(self.puzzle).format(self.instance)
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def guess_puzzle(path: str) -> str | None:

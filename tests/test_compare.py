@@ -89,3 +89,11 @@ def test_calibration_normalises_a_slower_machine() -> None:
     cur = _runs([("a", "solved", [2.0, 2.02, 1.98])])
     table = compare_runs(base, cur, calibration=(0.1, 0.2)).table
     assert table.loc[0, "verdict"] == "same"
+
+
+def test_an_edited_instance_is_never_compared_blindly() -> None:
+    base = _runs([("a", "solved", [1.0, 1.0])]).assign(instance_hash="aaaa")
+    cur = _runs([("a", "solved", [5.0, 5.0])]).assign(instance_hash="bbbb")
+    table = compare_runs(base, cur).table
+    assert table.loc[0, "verdict"] == "changed"
+    assert "instance" in table.loc[0, "reason"]

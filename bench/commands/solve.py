@@ -44,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     loaded = registry.load_instance(args.instance, args.puzzle)
     encoding_cls = registry.get_encoding(loaded.puzzle, args.encoding)
-    options = parse_options(encoding_cls, args.option)
+    options = encoding_cls.full_options(parse_options(encoding_cls, args.option))
     task = RunTask(
         puzzle=loaded.puzzle,
         instance=args.instance,
