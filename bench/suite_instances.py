@@ -34,8 +34,8 @@ def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]
         sample = case["sample"]
         if not isinstance(sample, dict) or "count" not in sample:
             raise SuiteError(f"{where}: sample must read {{ count = N, seed = S }}")
-        count = _positive_int(where, "sample.count", sample["count"])
-        rng = random.Random(_int(where, "sample.seed", sample.get("seed", 0)))
+        count = positive_int(where, "sample.count", sample["count"])
+        rng = random.Random(checked_int(where, "sample.seed", sample.get("seed", 0)))
         if count < len(specs):
             chosen = sorted(rng.sample(range(len(specs)), count))
             specs = [specs[i] for i in chosen]
@@ -188,13 +188,13 @@ def _as_list(value: Any) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def _int(where: str, key: str, value: Any) -> int:
+def checked_int(where: str, key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise SuiteError(f"{where}: {key} must be an integer, got {value!r}")
     return value
 
 
-def _positive_int(where: str, key: str, value: Any) -> int:
-    if _int(where, key, value) < 1:
+def positive_int(where: str, key: str, value: Any) -> int:
+    if checked_int(where, key, value) < 1:
         raise SuiteError(f"{where}: {key} must be at least 1, got {value!r}")
     return value

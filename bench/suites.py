@@ -23,8 +23,10 @@ from bench.measure import RunTask
 from bench.suite_instances import (
     REPO_ROOT,
     SuiteError,
+    checked_int,
     instance_specs,
     load,
+    positive_int,
 )
 from bench.suite_instances import load_planned_instances as load_planned_instances
 from bench.suites_dir import SUITES_DIR, suite_names, suite_path
@@ -245,10 +247,10 @@ def _expand_case(
     encodings = _encodings(where, rules.name, case)
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     _check_option_targets(where, case, encodings)
-    repeats = _positive_int(where, "repeats", case["repeats"])
-    seeds = [_int(where, "seeds", s) for s in _as_list(path, "seeds", case["seeds"])]
+    repeats = positive_int(where, "repeats", case["repeats"])
+    seeds = [checked_int(where, "seeds", s) for s in _as_list(path, "seeds", case["seeds"])]
     threads = [
-        _positive_int(where, "threads", t) for t in _as_list(path, "threads", case["threads"])
+        positive_int(where, "threads", t) for t in _as_list(path, "threads", case["threads"])
     ]
     limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
     memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
@@ -329,18 +331,6 @@ def _check_option_targets(where: str, case: dict[str, Any], encodings: list[str]
         raise SuiteError(
             f"{where}: options given for encoding(s) not in the case: {', '.join(stray)}"
         )
-
-
-def _int(where: str, key: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise SuiteError(f"{where}: {key} must be an integer, got {value!r}")
-    return value
-
-
-def _positive_int(where: str, key: str, value: Any) -> int:
-    if _int(where, key, value) < 1:
-        raise SuiteError(f"{where}: {key} must be at least 1, got {value!r}")
-    return value
 
 
 def _positive_number(where: str, key: str, value: Any) -> float | None:
