@@ -19,7 +19,7 @@ SEED = "instances/numberlink/numberlink01.txt"
 GEN = "instances/numberlink/generated/"
 CASES: list[tuple[str, str, dict]] = [
     *[(SEED, name, {}) for name in sorted(encodings().get("numberlink", {}))],
-    (SEED, "degree-sat", {"colour": "binary"}),
+    (SEED, "degree-sat", {"colour": "onehot"}),
     *[
         (spec, "degree-sat", opts)
         for spec in (
@@ -30,7 +30,7 @@ CASES: list[tuple[str, str, dict]] = [
             GEN + "gen_30x30_p90_s2.txt",
             "gen:numberlink:30x30:1:cut=even",
         )
-        for opts in ({}, {"colour": "binary"})
+        for opts in ({}, {"colour": "onehot"})
     ],
 ]
 
@@ -49,19 +49,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--limit", type=float, default=60.0)
-    parser.add_argument("--only", default="", help="substring filter on 'instance encoding'")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="substring filter on 'instance encoding options' (options '-' = defaults)",
+    )
     args = parser.parse_args()
     print("| instance | encoding | options | status | median s (build+solve) | runs |")
     print("|---|---|---|---|---|---|")
     for spec, name, options in CASES:
-        if args.only not in f"{spec} {name}":
+        opts = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
+        if args.only not in f"{spec} {name} {opts}":
             continue
         runs = [one(spec, name, options, args.limit) for _ in range(args.repeats)]
         times = [t if s == SOLVED else max(t, args.limit) for s, t in runs]
         statuses = sorted({s for s, _ in runs})
         med = statistics.median(times)
         shown = f">= {args.limit:.0f}" if all(s != SOLVED for s, _ in runs) else f"{med:.2f}"
-        opts = ",".join(f"{k}={v}" for k, v in options.items()) or "-"
         label = spec.rsplit("/", 1)[-1]
         spread = " ".join(f"{t:.2f}" for t in sorted(times))
         print(

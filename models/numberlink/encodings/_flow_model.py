@@ -37,6 +37,19 @@ Measured choices (seed board 10x10, 8 pairs, 2 cores, HiGHS 1.16 unless named):
   7 s; the first solution comes at node 4); cut limits, presolve off, symmetry detection off, more
   heuristic effort, and a distance-guided objective stopped at the first solution did
   not help. CBC: cuts off / heuristics off / preprocess off all > 25 s.
+* 2026-11-30, side by side on the seed board (HiGHS 1.16 on the written MPS, random
+  seeds 0/1/2; nodes and LP iterations are deterministic, seconds noisy): this model
+  4.7-5.4 s / 4 nodes / 9065 LP it, 14 s / 119 nodes, 4.4-6.3 s / 3 nodes: the
+  solver's seed, not the model, decides between a root-node solution and 100+ nodes.
+  Distance bounds on the flow (valid: an arc of colour k into b carries at least the
+  BFS distance from b to t_k and at most the longest path k can have, N minus the
+  shortest lengths of the other pairs, less the distance s_k..a): 133 / 98 / 3 nodes,
+  10-17 s; the lower half alone 17 / 143 / 128 nodes; the upper half alone 4 / 103 /
+  107 nodes. Not kept. HiGHS options feasibility jump off, symmetry detection off,
+  probing lifting off, cut separation at nodes off, zero heuristic effort, primal
+  simplex, ``mip_pscost_minreliable=0``: identical nodes and LP iterations (no
+  effect beyond noise); ``mip_pool_soft_limit=500`` 55 nodes, ``mip_lp_age_limit=2``
+  104 nodes, ZI round + shifting 121 nodes, presolve off 71 nodes (all slower).
 """
 
 from __future__ import annotations

@@ -41,6 +41,16 @@ Also measured and left off by default: up-front cut clauses for every end-free
 rectangle up to 3x3 or 4x4 (option ``windows``) cut the rounds from 10 to 2-5 on a
 30x30 board but not the time (42-60 s against 40-47 s).
 
+Tried on 2026-11-30 against binary/Glucose 4 and dropped (no gain; bed = 25x25
+p62 s1, s2, gen 25x25:3, 25x25:4:cut=even, 20x20 p40 s1, s2; 333k conflicts, 7-10 s):
+banning the unused codes >= K at every cell (valid) 350k; a "two edges leave"
+cut (valid: a path through an end-free set enters and leaves) 410k; a cut around
+the cycle plus the cells it encloses (valid when they hold no end) never fired
+(identical counts); back ends glucose42 331k, cadical195 439k (27 s), maplecm 217k
+but slower per conflict (12 s; on 30x30 p90 19 s and > 45 s against 12.5 s and
+> 45 s), mergesat3 380k, minisat22 732k, maplechrono 633k; the detour phases 624k.
+The conflict-budget chunks cost nothing (the same 333k conflicts without a limit).
+
 CaDiCaL cannot be interrupted, so every back end runs ``solve_limited`` under a
 conflict budget in chunks (a quarter of the time left, 0.5-5 s) and checks the clock
 between them.
