@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.solvers import cpsat_counters
 
 _MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
 
@@ -82,12 +83,7 @@ class CircuitCpsat(Encoding):
         if limits.time_limit_s is not None:
             solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
         status = solver.solve(self.model)
-        counters = {
-            "deterministic_time": solver.response_proto.deterministic_time,
-            "conflicts": solver.num_conflicts,
-            "branches": solver.num_branches,
-            "wall_time": solver.wall_time,
-        }
+        counters = cpsat_counters(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return Outcome(SOLVED, {"tour": self._tour(solver)}, counters)
         if status == cp_model.INFEASIBLE:

@@ -17,23 +17,12 @@ from typing import Any, ClassVar
 import z3
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.solvers import z3_counters
 
 
 def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
     moves = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
     return [(r + a, c + b) for a, b in moves if 0 <= r + a < rows and 0 <= c + b < cols]
-
-
-def z3_counters(solver: z3.Solver) -> dict[str, float]:
-    """Z3's statistics as a flat dict with lower_snake_case keys ("rlimit count" -> rlimit_count)."""
-    stats = solver.statistics()
-    out: dict[str, float] = {}
-    names = stats.keys()  # z3.Statistics is not a dict
-    for key in names:
-        value = stats.get_key_value(key)
-        if isinstance(value, (int, float)):
-            out[key.strip().replace(" ", "_").replace("-", "_").lower()] = value
-    return out
 
 
 class PbEqZ3(Encoding):

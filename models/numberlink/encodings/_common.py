@@ -135,12 +135,3 @@ def boundary_edges(grid: Grid, cells: Iterable[int]) -> list[int]:
         for e in grid.incident[v]
         if (grid.edges[e][0] in inside) != (grid.edges[e][1] in inside)
     ]
-
-
-def cpsat_counters(solver) -> dict[str, float]:
-    return {
-        "deterministic_time": solver.deterministic_time,
-        "conflicts": solver.num_conflicts,
-        "branches": solver.num_branches,
-        "wall_time": solver.wall_time,
-    }

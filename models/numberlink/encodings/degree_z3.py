@@ -32,15 +32,7 @@ from models.numberlink.encodings._common import (
     useless_edges,
 )
 from models.numberlink.rules import Board
-
-
-def z3_counters(stats: z3.Statistics) -> dict[str, float]:
-    out = {}
-    for key in stats.keys():  # noqa: SIM118 (z3 Statistics is not a dict)
-        name = key.replace(" ", "_").replace("-", "_")
-        if name in ("rlimit_count", "conflicts", "decisions", "propagations", "max_memory"):
-            out[name] = float(stats.get_key_value(key))
-    return out
+from models.solvers import z3_counters
 
 
 class DegreeZ3(Encoding):
@@ -123,4 +115,4 @@ class DegreeZ3(Encoding):
 
     @staticmethod
     def _counters(solver: z3.Solver, rounds: int, cuts: int) -> dict[str, float]:
-        return {**z3_counters(solver.statistics()), "rounds": rounds, "cuts": cuts}
+        return {**z3_counters(solver), "rounds": rounds, "cuts": cuts}

@@ -7,9 +7,10 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
-from models.numberlink.encodings._common import cpsat_counters, grid_of, paths_from_edges
+from models.numberlink.encodings._common import grid_of, paths_from_edges
 from models.numberlink.encodings._flow_model import flow_model, used_edges
 from models.numberlink.rules import Board
+from models.solvers import cpsat_counters
 
 
 class FlowCpsat(Encoding):

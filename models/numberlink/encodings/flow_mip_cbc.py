@@ -9,7 +9,7 @@ from __future__ import annotations
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._flow_mip import FlowMip
 from models.numberlink.rules import Board
-from models.versions import cbc_version
+from models.solvers import cbc_version
 
 
 class FlowMipCbc(Encoding):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, Outcome
+from models.solvers import cpsat_counters
 
 
 def run(model: cp_model.CpModel, limits: Limits, decode) -> Outcome:
@@ -16,12 +17,7 @@ def run(model: cp_model.CpModel, limits: Limits, decode) -> Outcome:
     if limits.time_limit_s is not None:
         params.max_time_in_seconds = max(0.001, limits.time_limit_s)
     status = solver.solve(model)
-    counters = {
-        "deterministic_time": solver.deterministic_time,
-        "conflicts": float(solver.num_conflicts),
-        "branches": float(solver.num_branches),
-        "wall_time": solver.wall_time,
-    }
+    counters = cpsat_counters(solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Outcome(SOLVED, decode(solver), counters)
     if status == cp_model.INFEASIBLE:

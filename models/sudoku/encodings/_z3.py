@@ -6,11 +6,10 @@ facts); Z3 runs single-threaded here, so ``limits.threads`` has no effect.
 
 from __future__ import annotations
 
-import re
-
 import z3
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, Outcome
+from models.solvers import z3_counters
 
 
 def new_solver(limits: Limits) -> z3.Solver:
@@ -24,23 +23,12 @@ def run(solver: z3.Solver, limits: Limits, decode) -> Outcome:
     if limits.time_limit_s is not None:
         solver.set("timeout", max(1, int(limits.time_limit_s * 1000)))
     result = solver.check()
-    counters = statistics(solver)
+    counters = z3_counters(solver)
     if result == z3.sat:
         return Outcome(SOLVED, decode(solver.model()), counters)
     if result == z3.unsat:
         return Outcome(INFEASIBLE, None, counters)
     return Outcome(TIMEOUT, None, counters, solver.reason_unknown())
-
-
-def statistics(solver: z3.Solver) -> dict[str, float]:
-    """Z3's statistics as lower_snake_case numbers ("rlimit count" -> rlimit_count)."""
-    stats = solver.statistics()
-    out = {}
-    for key in stats.keys():  # noqa: SIM118 (z3 Statistics iterates as pairs)
-        value = stats.get_key_value(key)
-        if isinstance(value, (int, float)):
-            out[re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")] = float(value)
-    return out
 
 
 def version() -> str:

@@ -9,8 +9,8 @@ import tempfile
 import pulp
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.solvers import cbc_version
 from models.sudoku.encodings._ilp import build_problem, decode
-from models.versions import cbc_version
 
 
 class IlpCbc(Encoding):

@@ -1,0 +1,48 @@
+"""Glue that every encoding of a given solver needs: effort counters and versions.
+
+Encodings share these (they are solver plumbing, not formulations); the puzzles'
+verifiers never import this module.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+
+
+@cache
+def cbc_version() -> str:
+    """``cbc 2.10.3 (pulp 3.3.2)``: asks PuLP's bundled CBC binary once per process."""
+    import pulp
+
+    try:
+        banner = subprocess.run(
+            [pulp.PULP_CBC_CMD().path, "-quit"], capture_output=True, text=True, timeout=10
+        ).stdout
+        found = re.search(r"Version:\s*(\S+)", banner)
+        cbc = found.group(1) if found else "unknown"
+    except (OSError, subprocess.SubprocessError):
+        cbc = "unavailable"
+    return f"cbc {cbc} (pulp {pulp.__version__})"
+
+
+def cpsat_counters(solver) -> dict[str, float]:
+    """CP-SAT's effort: deterministic time, conflicts and branches repeat with one worker."""
+    return {
+        "deterministic_time": float(solver.deterministic_time),
+        "conflicts": float(solver.num_conflicts),
+        "branches": float(solver.num_branches),
+        "wall_time": float(solver.wall_time),
+    }
+
+
+def z3_counters(solver) -> dict[str, float]:
+    """Every numeric Z3 statistic, lower_snake_case ("rlimit count" -> rlimit_count)."""
+    stats = solver.statistics()
+    out: dict[str, float] = {}
+    for key in stats.keys():  # noqa: SIM118 (z3.Statistics is not a dict)
+        value = stats.get_key_value(key)
+        if isinstance(value, (int, float)):
+            out[re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")] = float(value)
+    return out
