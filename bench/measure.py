@@ -66,6 +66,9 @@ class RunTask:
     threads: int = 1
     time_limit_s: float | None = None
     memory_limit_mb: float | None = None
+    #: after a solved run, ask the encoding whether the answer is the only one
+    #: (encodings with a ``check_unique(limits)`` method); timed apart as unique_s
+    check_unique: bool = False
 
 
 @dataclass
@@ -84,12 +87,14 @@ class Measurement:
     n_constraints: int | None = None
     counters: dict[str, float] = field(default_factory=dict)
     error: str = ""
+    unique: bool | None = None  # only with RunTask.check_unique; None: not asked or undecided
+    unique_s: float = 0.0
 
     @property
     def overhead_s(self) -> float | None:
         if self.build_s is None or self.solve_s is None:
             return None
-        return max(0.0, self.wall_s - self.build_s - self.solve_s)
+        return max(0.0, self.wall_s - self.build_s - self.solve_s - self.unique_s)
 
 
 class RunningRun:
@@ -327,6 +332,13 @@ def _run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, A
         counters=outcome.counters,
         error=outcome.message,
     )
+    if task.check_unique and outcome.status == SOLVED:
+        t2 = time.perf_counter()
+        left = None if remaining is None else max(0.001, remaining - (t2 - t1))
+        report["unique"] = encoding.check_unique(
+            Limits(left, task.seed, task.threads, task.options)
+        )
+        report["unique_s"] = time.perf_counter() - t2
     return report
 
 
@@ -358,6 +370,8 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         n_constraints=report.get("n_constraints"),
         counters=dict(report.get("counters") or {}),
         error=report.get("error") or "",
+        unique=report.get("unique"),
+        unique_s=float(report.get("unique_s") or 0.0),
     )
 
 

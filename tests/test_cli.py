@@ -152,3 +152,19 @@ def test_usage_error_from_argparse_is_exit_2() -> None:
     result = run_cli("solve")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
+
+
+def test_check_unique() -> None:
+    unique = run_cli(
+        "solve", "instances/sudoku_x/x9-unique-minimal.txt#1", "--encoding", "cnf-sat",
+        "--check-unique", "--json",
+    )  # fmt: skip
+    assert unique.returncode == 0, unique.stderr
+    assert json.loads(unique.stdout)["unique"] is True
+    sparse = run_cli(
+        "solve", "gen:sudoku:9x9:3:clues=20", "--encoding", "cnf-sat", "--check-unique", "--json"
+    )
+    assert json.loads(sparse.stdout)["unique"] is False
+    _assert_usage_error(
+        run_cli("solve", "gen:sudoku:9x9:3:clues=20", "--encoding", "dlx", "--check-unique"), "dlx"
+    )

@@ -14,6 +14,7 @@ from bench.measure import RunTask, run_isolated
 from bench.options import parse_options
 from models import registry
 from models.base import INFEASIBLE, SOLVED
+from models.registry import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +38,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object (the contract's form)"
     )
     parser.add_argument(
+        "--check-unique",
+        action="store_true",
+        help="after a solution, block it and solve again (encodings that offer it)",
+    )
+    parser.add_argument(
         "--draw", metavar="FILE.png", help="save a picture of the board and its solution"
     )
 
@@ -54,7 +60,17 @@ def main(args: argparse.Namespace) -> int:
         threads=args.threads,
         time_limit_s=args.time_limit,
         memory_limit_mb=args.memory_limit,
+        check_unique=args.check_unique,
     )
+    if args.check_unique and not hasattr(encoding_cls, "check_unique"):
+        offering = [
+            name
+            for name, cls in registry.encodings()[loaded.puzzle].items()
+            if hasattr(cls, "check_unique")
+        ]
+        raise UsageError(
+            f"encoding {args.encoding} cannot check uniqueness (these can: {', '.join(offering) or 'none'})"
+        )
     result = run_isolated(task)
     rules = registry.get_puzzle(loaded.puzzle)
     if args.draw:
@@ -79,6 +95,8 @@ def main(args: argparse.Namespace) -> int:
             "counters": result.counters,
             "error": result.error,
         }
+        if args.check_unique:
+            doc["unique"] = result.unique
         print(json.dumps(doc))
     else:
         if result.status == SOLVED:
@@ -98,6 +116,11 @@ def main(args: argparse.Namespace) -> int:
             f"{result.status}{verified}; {times}; cpu {result.cpu_s:.3f} s; "
             f"peak {result.peak_rss_mb:.0f} MB; vars {result.n_vars}, constraints {result.n_constraints}"
         )
+        if args.check_unique and result.status == SOLVED:
+            verdict = {True: "unique", False: "NOT unique", None: "undecided (limit)"}[
+                result.unique
+            ]
+            print(f"  uniqueness: {verdict} ({result.unique_s:.3f} s)")
         if result.error:
             print(f"  {result.error.splitlines()[0]}", file=sys.stderr)
     return 0 if result.status in (SOLVED, INFEASIBLE) else 1
