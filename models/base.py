@@ -100,9 +100,11 @@ class Encoding(ABC):
         return self.options.get(key, self.option_choices[key][0])
 
     @classmethod
-    @abstractmethod
     def solver_version(cls) -> str:
-        """Version string of the solver library (recorded with every run)."""
+        """Version string of the solver library (recorded with every run); references override it."""
+        from models.solvers import version
+
+        return version(cls.solver)
 
     @abstractmethod
     def build(self, instance: Any, limits: Limits) -> ModelSize:

@@ -46,3 +46,15 @@ def z3_counters(solver) -> dict[str, float]:
         if isinstance(value, (int, float)):
             out[re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")] = float(value)
     return out
+
+
+def version(solver: str) -> str:
+    """The version of a solver by the name encodings give it (``Encoding.solver``)."""
+    from importlib.metadata import version as installed
+
+    if solver == "cbc":
+        return cbc_version()
+    packages = {"cp-sat": "ortools", "z3": "z3-solver", "highs": "highspy", "pysat": "python-sat"}
+    if solver in packages:
+        return f"{packages[solver]} {installed(packages[solver])}"
+    raise ValueError(f"no version known for solver {solver!r}: override solver_version()")

@@ -32,12 +32,6 @@ class CircuitCpsat(Encoding):
     solver = "cp-sat"
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"linearization_level": (0, 1, 2)}
 
-    @classmethod
-    def solver_version(cls) -> str:
-        import ortools
-
-        return ortools.__version__
-
     def build(self, instance: Any, limits: Limits) -> ModelSize:
         rows, cols = instance.rows, instance.cols
         n = rows * cols

@@ -31,10 +31,6 @@ class PbEqZ3(Encoding):
     solver = "z3"
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"z3_solver": ("Solver", "SimpleSolver")}
 
-    @classmethod
-    def solver_version(cls) -> str:
-        return z3.get_version_string()
-
     def exactly_one(self, conditions: list[z3.BoolRef]) -> z3.BoolRef:
         """Exactly one condition holds (the seed's PbEq with unit weights)."""
         if not conditions:

@@ -24,12 +24,6 @@ class CircuitCpsat(Encoding):
     puzzles = ("numberlink",)
     solver = "cp-sat"
 
-    @classmethod
-    def solver_version(cls) -> str:
-        import ortools
-
-        return ortools.__version__
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         grid = self.grid = grid_of(instance)
         model = self.model = cp_model.CpModel()

@@ -200,12 +200,6 @@ class DegreeSat(Encoding):
         "windows": (0, 2, 3, 4),
     }
 
-    @classmethod
-    def solver_version(cls) -> str:
-        import pysat
-
-        return f"python-sat {pysat.__version__}"
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         grid = self.grid = grid_of(instance)
         pool = self.pool = IDPool()

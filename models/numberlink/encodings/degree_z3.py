@@ -41,10 +41,6 @@ class DegreeZ3(Encoding):
     solver = "z3"
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"colour": ("bitvec", "int")}
 
-    @classmethod
-    def solver_version(cls) -> str:
-        return z3.get_version_string()
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         grid = self.grid = grid_of(instance)
         k = len(grid.pairs)

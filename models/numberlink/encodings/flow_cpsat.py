@@ -18,12 +18,6 @@ class FlowCpsat(Encoding):
     puzzles = ("numberlink",)
     solver = "cp-sat"
 
-    @classmethod
-    def solver_version(cls) -> str:
-        import ortools
-
-        return ortools.__version__
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.grid = grid_of(instance)
         lin = self.lin = flow_model(self.grid)

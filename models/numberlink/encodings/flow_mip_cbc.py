@@ -9,17 +9,12 @@ from __future__ import annotations
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._flow_mip import FlowMip
 from models.numberlink.rules import Board
-from models.solvers import cbc_version
 
 
 class FlowMipCbc(Encoding):
     name = "flow-mip-cbc"
     puzzles = ("numberlink",)
     solver = "cbc"
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return cbc_version()
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.mip = FlowMip(instance)

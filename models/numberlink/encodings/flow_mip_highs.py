@@ -12,12 +12,6 @@ class FlowMipHighs(Encoding):
     puzzles = ("numberlink",)
     solver = "highs"
 
-    @classmethod
-    def solver_version(cls) -> str:
-        from importlib.metadata import version
-
-        return f"highspy {version('highspy')}"
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.mip = FlowMip(instance)
         return self.mip.size()

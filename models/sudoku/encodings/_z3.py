@@ -29,7 +29,3 @@ def run(solver: z3.Solver, limits: Limits, decode) -> Outcome:
     if result == z3.unsat:
         return Outcome(INFEASIBLE, None, counters)
     return Outcome(TIMEOUT, None, counters, solver.reason_unknown())
-
-
-def version() -> str:
-    return f"z3 {z3.get_version_string()}"

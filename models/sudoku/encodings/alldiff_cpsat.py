@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ortools
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
@@ -18,10 +17,6 @@ class AlldiffCpsat(Encoding):
     name = "alldiff-cpsat"
     puzzles = ("sudoku", "sudoku_x")
     solver = "cp-sat"
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return f"ortools {ortools.__version__}"
 
     def build(self, instance, limits: Limits) -> ModelSize:
         n = instance.n

@@ -3,7 +3,6 @@ the formulation."""
 
 from __future__ import annotations
 
-import ortools
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
@@ -20,10 +19,6 @@ class BoolCpsat(Encoding):
     name = "bool-cpsat"
     puzzles = ("sudoku", "sudoku_x")
     solver = "cp-sat"
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return f"ortools {ortools.__version__}"
 
     def build(self, instance, limits: Limits) -> ModelSize:
         n = instance.n

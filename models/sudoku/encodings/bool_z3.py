@@ -21,10 +21,6 @@ class BoolZ3(Encoding):
     solver = "z3"
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {"units": ("pbeq", "atmost")}
 
-    @classmethod
-    def solver_version(cls) -> str:
-        return _z3.version()
-
     def build(self, instance, limits: Limits) -> ModelSize:
         n = instance.n
         x = [[[z3.Bool(f"x{r}_{c}_{d}") for d in range(n)] for c in range(n)] for r in range(n)]

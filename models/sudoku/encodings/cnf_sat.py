@@ -17,7 +17,6 @@ from collections.abc import Mapping
 from itertools import combinations
 from typing import Any, ClassVar
 
-import pysat
 from pysat.solvers import Solver
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
@@ -41,10 +40,6 @@ class CnfSat(Encoding):
         "backend": ("cadical153", "glucose4", "cadical195", "glucose42", "minisat22"),
         "amo": ("pairwise", "sequential"),
     }
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return f"python-sat {pysat.__version__}"
 
     def build(self, instance, limits: Limits) -> ModelSize:
         n, grid = instance.n, instance.grid

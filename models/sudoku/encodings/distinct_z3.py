@@ -18,10 +18,6 @@ class DistinctZ3(Encoding):
     puzzles = ("sudoku", "sudoku_x")
     solver = "z3"
 
-    @classmethod
-    def solver_version(cls) -> str:
-        return _z3.version()
-
     def build(self, instance, limits: Limits) -> ModelSize:
         n = instance.n
         cells = [[z3.Int(f"c{r}_{c}") for c in range(n)] for r in range(n)]

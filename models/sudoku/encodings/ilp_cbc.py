@@ -9,7 +9,6 @@ import tempfile
 import pulp
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
-from models.solvers import cbc_version
 from models.sudoku.encodings._ilp import build_problem, decode
 
 
@@ -26,10 +25,6 @@ class IlpCbc(Encoding):
     name = "ilp-cbc"
     puzzles = ("sudoku", "sudoku_x")
     solver = "cbc"
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return cbc_version()
 
     def build(self, instance, limits: Limits) -> ModelSize:
         self.prob, self.x, size = build_problem(instance)

@@ -6,7 +6,6 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib.metadata import version
 
 import highspy
 import pulp
@@ -22,10 +21,6 @@ class IlpHighs(Encoding):
     name = "ilp-highs"
     puzzles = ("sudoku", "sudoku_x")
     solver = "highs"
-
-    @classmethod
-    def solver_version(cls) -> str:
-        return f"highs {version('highspy')}"
 
     def build(self, instance, limits: Limits) -> ModelSize:
         self.prob, self.x, size = build_problem(instance)
