@@ -97,3 +97,18 @@ def test_an_edited_instance_is_never_compared_blindly() -> None:
     table = compare_runs(base, cur).table
     assert table.loc[0, "verdict"] == "changed"
     assert "instance" in table.loc[0, "reason"]
+
+
+def test_same_work_with_noisy_times_is_not_a_regression() -> None:
+    """Two identical sweeps on a busy machine: counters equal, times 2x apart."""
+    base = _runs([("a", "solved", [0.02, 0.021, 0.019])], {"conflicts": 120})
+    cur = _runs([("a", "solved", [0.045, 0.046, 0.044])], {"conflicts": 120})
+    table = compare_runs(base, cur).table
+    assert table.loc[0, "verdict"] == "same"
+    assert "counters unchanged" in table.loc[0, "reason"]
+
+
+def test_tiny_time_differences_are_below_the_noise_floor() -> None:
+    base = _runs([("a", "solved", [0.004, 0.0041, 0.0039])])
+    cur = _runs([("a", "solved", [0.008, 0.0081, 0.0079])])
+    assert _verdict(base, cur) == "same"
