@@ -27,6 +27,18 @@ def cbc_version() -> str:
     return f"cbc {cbc} (pulp {pulp.__version__})"
 
 
+def cpsat_solver(limits):
+    """A CP-SAT solver honouring the run's time limit, seed and thread count."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, limits.threads)
+    solver.parameters.random_seed = limits.seed
+    if limits.time_limit_s is not None:
+        solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
+    return solver
+
+
 def cpsat_counters(solver) -> dict[str, float]:
     """CP-SAT's effort: deterministic time, conflicts and branches repeat with one worker."""
     return {

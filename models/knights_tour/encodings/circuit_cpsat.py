@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
-from models.solvers import cpsat_counters
+from models.solvers import cpsat_counters, cpsat_solver
 
 _MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
 
@@ -70,12 +70,8 @@ class CircuitCpsat(Encoding):
         return all(touched)
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = max(1, limits.threads)
-        solver.parameters.random_seed = limits.seed
+        solver = cpsat_solver(limits)
         solver.parameters.linearization_level = self.option("linearization_level")
-        if limits.time_limit_s is not None:
-            solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
         status = solver.solve(self.model)
         counters = cpsat_counters(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

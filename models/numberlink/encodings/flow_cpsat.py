@@ -10,7 +10,7 @@ from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize
 from models.numberlink.encodings._common import grid_of, paths_from_edges
 from models.numberlink.encodings._flow_model import flow_model, used_edges
 from models.numberlink.rules import Board
-from models.solvers import cpsat_counters
+from models.solvers import cpsat_counters, cpsat_solver
 
 
 class FlowCpsat(Encoding):
@@ -39,11 +39,7 @@ class FlowCpsat(Encoding):
         return ModelSize(len(self.vars), len(lin.rows))
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cp_model.CpSolver()
-        if limits.time_limit_s is not None:
-            solver.parameters.max_time_in_seconds = max(0.001, limits.time_limit_s)
-        solver.parameters.random_seed = limits.seed
-        solver.parameters.num_workers = max(1, limits.threads)
+        solver = cpsat_solver(limits)
         status = solver.solve(self.model)
         counters = cpsat_counters(solver)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -5,17 +5,12 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, Outcome
-from models.solvers import cpsat_counters
+from models.solvers import cpsat_counters, cpsat_solver
 
 
 def run(model: cp_model.CpModel, limits: Limits, decode) -> Outcome:
     """Solve with the run's limit, seed and workers; ``decode(solver)`` reads the grid."""
-    solver = cp_model.CpSolver()
-    params = solver.parameters
-    params.num_workers = max(1, limits.threads)
-    params.random_seed = limits.seed
-    if limits.time_limit_s is not None:
-        params.max_time_in_seconds = max(0.001, limits.time_limit_s)
+    solver = cpsat_solver(limits)
     status = solver.solve(model)
     counters = cpsat_counters(solver)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
