@@ -1,0 +1,288 @@
+"""The search behind ``frontier-search``: a row-major frontier DFS with memoised failures.
+
+No Encoding subclass lives here (the registry's scan finds nothing in it).
+
+Cells are visited in row-major order on a board ``height`` x ``width``. At each cell
+the search picks its east and south edges (north and west were fixed by earlier
+cells) so that the degree is exactly 1 at an end and exactly 2 elsewhere: that is
+the Flow Free rule (full cover, every cell on a path, ends are path ends), so every
+cell is covered by construction.
+
+The *frontier* ``plug`` has ``width + 1`` slots: ``plug[j]`` (``j < width``) is the
+vertical edge into column ``j`` (south edge of the current row for ``j`` left of
+the cell, north edge of the cell and to its right otherwise), ``plug[width]`` the
+west edge of the cell. A slot is 0 (no edge), a colour ``k + 1`` > 0 (the path piece
+through that edge already holds an end of pair ``k``; such a piece crosses the
+frontier once), or a negative tag (a piece with no end: it crosses the frontier
+twice, and both slots carry the same tag). Joining two pieces at a cell:
+
+* two colours: only if equal (the pair is complete);
+* a colour and a tag: the tag's other slot takes the colour;
+* two tags: if equal the piece would close into a cycle with no end (never part of a
+  full cover); else one tag's other slot takes the other tag.
+
+Every piece that stops crossing the frontier is a complete pair path, so the state
+``(cell, frontier)`` (tags renumbered in slot order) determines which completions
+exist. A state whose subtree held no solution is stored in ``failed`` and never
+searched again (``memo_hits`` counts such cut-offs): the DFS becomes a DP over
+frontier states that stops at the first solution.
+
+Pruning rules, each valid for ANY full cover (the search stays complete; none
+assumes a unique solution or paths that never touch themselves):
+
+* ``target``: a slot of colour ``a`` whose edge leads into an end of another pair is
+  dead: that end would have a neighbour of colour ``a`` on its own path.
+* ``nesting`` (option ``nest``): two slots of the same colour (both ends of that pair
+  are behind the frontier, each on its own piece) must be joined by a path through
+  the cells not yet visited, which form a simply connected region whose boundary
+  meets the slots in their geometric order. Two such joins with interleaved slots
+  would cross (Jordan curve in a disc), so interleaved same-colour pairs are dead.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Timeout(Exception):
+    """The time limit ran out inside the search."""
+
+
+class FrontierSearch:
+    """One board (already oriented: the scan runs along rows of ``width`` cells)."""
+
+    def __init__(
+        self,
+        height: int,
+        width: int,
+        colour: list[int],
+        *,
+        memo: bool = True,
+        nest: bool = True,
+        first: str = "toward",
+    ) -> None:
+        self.h, self.w = height, width
+        self.colour = colour  # cell -> pair index + 1 at an end, else 0
+        self.memo, self.nest, self.first = memo, nest, first
+        n = height * width
+        # where the other end of each pair lies, for the "toward" order
+        ends: dict[int, list[int]] = {}
+        for v, k in enumerate(colour):
+            if k:
+                ends.setdefault(k, []).append(v)
+        self.ends = ends
+        self.right = bytearray(n)
+        self.down = bytearray(n)
+        self.nodes = self.backtracks = self.memo_hits = self.pruned = 0
+        # geometric order of the slots at the entry of a cell in column c
+        self.order = [[*range(c), width, *range(c, width)] for c in range(width)]
+
+    def run(self, deadline: float | None) -> bool:
+        """True when a full cover was found (edges in ``right``/``down``), False when
+        none exists; raises Timeout past ``deadline`` (a ``time.monotonic`` value)."""
+        self.deadline = deadline
+        self.plug = [0] * (self.w + 1)
+        self.failed: set[tuple[int, ...]] = set()
+        self.fresh = -1
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(limit, self.h * self.w + 1000))
+        try:
+            return self._go(0)
+        finally:
+            sys.setrecursionlimit(limit)
+
+    # -- helpers ---------------------------------------------------------------------
+
+    def _key(self, v: int) -> tuple[int, ...]:
+        """(cell, frontier) with tags renumbered in slot order: equal futures, equal keys."""
+        names: dict[int, int] = {}
+        out = [v]
+        for x in self.plug:
+            if x < 0:
+                y = names.get(x)
+                if y is None:
+                    y = names[x] = -1 - len(names)
+                out.append(y)
+            else:
+                out.append(x)
+        return tuple(out)
+
+    def _nested(self, c: int) -> bool:
+        """False when two same-colour joins would cross (see the module docstring)."""
+        plug = self.plug
+        seen: set[int] = set()
+        twice: set[int] = set()
+        for x in plug:
+            if x > 0:
+                if x in seen:
+                    twice.add(x)
+                seen.add(x)
+        if len(twice) < 2:
+            return True
+        stack: list[int] = []
+        for j in self.order[c]:
+            x = plug[j]
+            if x in twice:
+                if stack and stack[-1] == x:
+                    stack.pop()
+                elif x in stack:
+                    return False
+                else:
+                    stack.append(x)
+        return True
+
+    def _target_ok(self, j: int, a: int, r: int, c: int) -> bool:
+        """Slot ``j`` (after cell (r, c) is done) now has colour ``a``: may its edge
+        lead where it leads?"""
+        w = self.w
+        if j == w:
+            t = r * w + c + 1
+        elif j <= c:
+            t = (r + 1) * w + j
+        else:
+            t = r * w + j
+        if t >= self.h * w:
+            return True
+        k = self.colour[t]
+        return not k or k == a
+
+    def _partner(self, x: int) -> int:
+        """The slot holding tag ``x`` (its other slot has already been cleared)."""
+        return self.plug.index(x)
+
+    # -- the search ------------------------------------------------------------------
+
+    def _go(self, v: int) -> bool:
+        self.nodes += 1
+        if not self.nodes & 4095 and self.deadline is not None and time.monotonic() > self.deadline:
+            raise Timeout
+        w = self.w
+        if v == self.h * w:
+            return True
+        r, c = divmod(v, w)
+        if self.nest and not self._nested(c):
+            self.pruned += 1
+            return False
+        key = None
+        if self.memo:
+            key = self._key(v)
+            if key in self.failed:
+                self.memo_hits += 1
+                return False
+        if self._cell(v, r, c):
+            return True
+        self.backtracks += 1
+        if key is not None:
+            self.failed.add(key)
+        return False
+
+    def _cell(self, v: int, r: int, c: int) -> bool:
+        plug, w = self.plug, self.w
+        up, left, e = plug[c], plug[w], self.colour[v]
+        can_r, can_d = c + 1 < w, r + 1 < self.h
+        if up and left:
+            if e:
+                return False
+            return self._join(v, r, c, up, left)
+        x = up or left
+        if e and x:
+            return self._end(v, r, c, x, e)
+        if x or e:
+            # one edge in (or an end with none): continue east or south
+            y = x or e
+            for east in self._dirs(v, r, c, y):
+                if east and can_r:
+                    if y > 0 and not self._target_ok(w, y, r, c):
+                        continue
+                    plug[c], plug[w] = 0, y
+                    self.right[v], self.down[v] = 1, 0
+                elif not east and can_d:
+                    if y > 0 and not self._target_ok(c, y, r, c):
+                        continue
+                    plug[c], plug[w] = y, 0
+                    self.right[v], self.down[v] = 0, 1
+                else:
+                    continue
+                if self._go(v + 1):
+                    return True
+            plug[c], plug[w] = up, left
+            return False
+        # no edge in, not an end: both east and south start a piece with no end
+        if not (can_r and can_d):
+            return False
+        tag = self.fresh
+        self.fresh -= 1
+        plug[c] = plug[w] = tag
+        self.right[v] = self.down[v] = 1
+        if self._go(v + 1):
+            return True
+        plug[c], plug[w] = up, left
+        return False
+
+    def _dirs(self, v: int, r: int, c: int, y: int) -> tuple[bool, ...]:
+        """East first or south first (True = east)."""
+        if self.first == "east":
+            return (True, False)
+        if self.first == "south":
+            return (False, True)
+        # "toward": head for the nearest end of the piece's colour still ahead
+        if y > 0:
+            best = None
+            for t in self.ends[y]:
+                if t > v:
+                    tr, tc = divmod(t, self.w)
+                    d = abs(tr - r) + abs(tc - c)
+                    if best is None or d < best[0]:
+                        best = (d, tr, tc)
+            if best is not None:
+                _, tr, tc = best
+                if tc > c and tc - c >= tr - r:
+                    return (True, False)
+        return (False, True)
+
+    def _end(self, v: int, r: int, c: int, x: int, e: int) -> bool:
+        """An end of colour ``e`` reached by the piece in slot value ``x``."""
+        plug, w = self.plug, self.w
+        up, left = plug[c], plug[w]
+        if x > 0 and x != e:
+            return False
+        plug[c] = plug[w] = 0
+        self.right[v] = self.down[v] = 0
+        ok = False
+        if x > 0:
+            ok = self._go(v + 1)
+        else:
+            j = self._partner(x)
+            if self._target_ok(j, e, r, c):
+                plug[j] = e
+                ok = self._go(v + 1)
+                plug[j] = x
+        plug[c], plug[w] = up, left
+        return ok
+
+    def _join(self, v: int, r: int, c: int, a: int, b: int) -> bool:
+        """Pieces ``a`` (from the north) and ``b`` (from the west) meet at a plain cell."""
+        plug, w = self.plug, self.w
+        if a == b and a < 0:
+            return False  # a cycle with no end
+        if a > 0 and b > 0 and a != b:
+            return False
+        plug[c] = plug[w] = 0
+        self.right[v] = self.down[v] = 0
+        ok = False
+        if a > 0 and b > 0:
+            ok = self._go(v + 1)
+        else:
+            if a < 0 and b < 0:
+                j, old, new = self._partner(b), b, a
+            elif a < 0:
+                j, old, new = self._partner(a), a, b
+            else:
+                j, old, new = self._partner(b), b, a
+            if new < 0 or self._target_ok(j, new, r, c):
+                plug[j] = new
+                ok = self._go(v + 1)
+                plug[j] = old
+        plug[c], plug[w] = a, b
+        return ok
