@@ -59,7 +59,10 @@ def test_proves_infeasible(name):
     assert outcome.solution is None
 
 
-@pytest.mark.parametrize("options", [{"memo": False}, {"nest": False}, {"scan": "cols"}])
+@pytest.mark.parametrize(
+    "options",
+    [{"memo": False}, {"nest": False}, {"scan": "cols"}, {"restart": 0}, {"restart": 1000}],
+)
 def test_options_keep_the_answers(options):
     board = parse((INFEASIBLE / "parity_6x6.txt").read_text(), "p")
     assert run(board, **options).status == "infeasible"
@@ -90,7 +93,9 @@ def run_other(board):
 
 def test_counters_are_deterministic():
     board = load_instance("instances/numberlink/numberlink01.txt").instance
-    assert run(board).counters == run(board).counters
+    first = run(board).counters
+    assert first == run(board).counters
+    assert first["restarts"] >= 1  # the default restarts do happen on this board
 
 
 def test_time_limit_is_honoured_on_a_big_board():
