@@ -40,6 +40,7 @@ def test_registered_as_a_python_reference():
         "instances/numberlink/generated/gen_10x10_p10_s1.txt",
         "gen:numberlink:6x9:2:pairs=5",
         "gen:numberlink:9x5:4:pairs=4",
+        "gen:numberlink:3x400:1:pairs=12",  # 1200 cells deep: the recursion limit holds
     ],
 )
 def test_solves_and_verifies(spec):

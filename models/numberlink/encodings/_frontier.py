@@ -131,7 +131,7 @@ class FrontierSearch:
         n = self.h * self.w
         self.flip = bytearray(n)
         limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, n + 1000))
+        sys.setrecursionlimit(max(limit, 3 * n + 1000))  # up to 3 frames a cell
         try:
             while True:
                 self.plug = [0] * (self.w + 1)
