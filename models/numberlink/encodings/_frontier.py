@@ -155,15 +155,8 @@ class FrontierSearch:
         Packed into bytes (exact, no hashing): a third of a tuple's memory (a 30x30
         run stores about 60k failed states a second)."""
         names: dict[int, int] = {}
-        out = [v]
-        for x in self.plug:
-            if x < 0:
-                y = names.get(x)
-                if y is None:
-                    y = names[x] = -1 - len(names)
-                out.append(y)
-            else:
-                out.append(x)
+        new = names.setdefault  # the next name is bound before a new tag is stored
+        out = [v] + [x if x >= 0 else new(x, -1 - len(names)) for x in self.plug]
         return array(self.code, out).tobytes()
 
     def _nested(self, c: int) -> bool:
