@@ -21,7 +21,7 @@ CASES: list[tuple[str, str, dict]] = [
     *[(SEED, name, {}) for name in sorted(encodings().get("numberlink", {}))],
     (SEED, "degree-sat", {"colour": "onehot"}),
     *[
-        (spec, "degree-sat", opts)
+        (spec, name, opts)
         for spec in (
             GEN + "gen_20x20_p40_s1.txt",
             GEN + "gen_20x20_p40_s2.txt",
@@ -30,7 +30,12 @@ CASES: list[tuple[str, str, dict]] = [
             GEN + "gen_30x30_p90_s2.txt",
             "gen:numberlink:30x30:1:cut=even",
         )
-        for opts in ({}, {"colour": "onehot"})
+        for name, opts in (
+            ("degree-sat", {}),
+            ("degree-sat", {"colour": "onehot"}),
+            ("routes-cpsat", {}),
+            ("frontier-search", {}),
+        )
     ],
 ]
 
