@@ -37,16 +37,25 @@ assumes a unique solution or paths that never touch themselves):
   the cells not yet visited, which form a simply connected region whose boundary
   meets the slots in their geometric order. Two such joins with interleaved slots
   would cross (Jordan curve in a disc), so interleaved same-colour pairs are dead,
-  but ONLY while no tagged piece crosses the frontier: a join may leave the region
-  through one slot of a tagged piece, run along that piece above the frontier and come
-  back through its other slot (the tag then takes the pair's colour), which lets two
-  interleaved joins pass each other. The first version ignored that (unsound); the
-  rule now fires only on frontiers without tags.
+  but ONLY when no tagged slot lies between the outermost of the four slots: a join
+  may leave the region through one slot of a tagged piece, run along that piece above
+  the frontier and come back through its other slot (the tag then takes the pair's
+  colour), which can let two interleaved joins pass each other (e.g. slots i < p < j <
+  t < q < t' with a tag (t, t'): i-t', t-j and p-q do not cross). Proof of the rule
+  with no tag slot in (i, q) for pairs i < p < j < q: follow the boundary of the
+  region just inside and count ends of the (i, j) join's chords: the count flips at
+  j only; a chord of the (p, q) join cannot cross those chords, so it has an even
+  number of their ends on either side; a tag it hops along has both slots outside
+  (i, q) and does not interleave with the tags of the other join (tags are disjoint
+  curves in the visited part, a disc), so again an even number lies between them;
+  hence p and q would have the same parity, but they differ by one (j). The first
+  version ignored tags (unsound, never caught out on 4500 small boards); a second
+  fired only on frontiers with no tag at all.
 
 Measured (restart=10000; bed: seed board, gen 12x12:1, 12x12:3, 13x13:2:cut=even,
-gen_15x15_p8_s1, parity_8x8, shifted_12x12_p14_s1; 20 s limit): all rules 1.10M nodes
-in all; without ``nest`` 1.56M (15x15 p8 80k -> 370k, shifted_12x12 757k -> 902k; the
-unsound first version, firing also with tags, gave 740k). Without ``memo`` two proofs
+gen_15x15_p8_s1, parity_8x8, shifted_12x12_p14_s1; 20 s limit): all rules 914k nodes
+in all (only on tag-free frontiers: 1.10M; the unsound first version: 740k)
+in all; without ``nest`` 1.56M (15x15 p8 23k -> 370k, shifted_12x12 672k -> 902k). Without ``memo`` two proofs
 time out (parity_8x8 3.9M nodes at 20 s against 23k) and the seed board takes 1.37M
 nodes against 54k. ``target`` only saves one step and was not measured alone. Checked
 against ``nest=False`` and against the unsound version on 4500 random and generated
@@ -160,29 +169,29 @@ class FrontierSearch:
         return array(self.code, out).tobytes()
 
     def _nested(self, c: int) -> bool:
-        """False when two same-colour joins would cross (see the module docstring)."""
+        """False when two same-colour joins must cross (see the module docstring)."""
         plug = self.plug
-        seen: set[int] = set()
-        twice: set[int] = set()
-        for x in plug:
-            if x < 0:
-                return True  # a tagged piece could carry a join over another (docstring)
-            if x > 0:
-                if x in seen:
-                    twice.add(x)
-                seen.add(x)
-        if len(twice) < 2:
-            return True
-        stack: list[int] = []
-        for j in self.order[c]:
+        first: dict[int, int] = {}
+        pairs: list[tuple[int, int]] = []
+        tags = [0]  # tags[k]: tagged slots among the first k in geometric order
+        count = 0
+        for pos, j in enumerate(self.order[c]):
             x = plug[j]
-            if x in twice:
-                if stack and stack[-1] == x:
-                    stack.pop()
-                elif x in stack:
-                    return False
+            if x < 0:
+                count += 1
+            elif x > 0:
+                if x in first:
+                    pairs.append((first[x], pos))
                 else:
-                    stack.append(x)
+                    first[x] = pos
+            tags.append(count)
+        if len(pairs) < 2:
+            return True
+        for n, (i, j) in enumerate(pairs):
+            for p, q in pairs[n + 1 :]:
+                # pairs close in order, so j < q: they interleave when p lies in (i, j)
+                if i < p < j and tags[q] == tags[i + 1]:
+                    return False
         return True
 
     def _target_ok(self, j: int, a: int, r: int, c: int) -> bool:
