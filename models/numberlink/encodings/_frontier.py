@@ -32,35 +32,39 @@ assumes a unique solution or paths that never touch themselves):
 
 * ``target``: a slot of colour ``a`` whose edge leads into an end of another pair is
   dead: that end would have a neighbour of colour ``a`` on its own path.
-* ``nesting`` (option ``nest``): two slots of the same colour (both ends of that pair
-  are behind the frontier, each on its own piece) must be joined by a path through
-  the cells not yet visited, which form a simply connected region whose boundary
-  meets the slots in their geometric order. Two such joins with interleaved slots
-  would cross (Jordan curve in a disc), so interleaved same-colour pairs are dead,
-  but ONLY when no tagged slot lies between the outermost of the four slots: a join
-  may leave the region through one slot of a tagged piece, run along that piece above
-  the frontier and come back through its other slot (the tag then takes the pair's
-  colour), which can let two interleaved joins pass each other (e.g. slots i < p < j <
-  t < q < t' with a tag (t, t'): i-t', t-j and p-q do not cross). Proof of the rule
-  with no tag slot in (i, q) for pairs i < p < j < q: follow the boundary of the
-  region just inside and count ends of the (i, j) join's chords: the count flips at
-  j only; a chord of the (p, q) join cannot cross those chords, so it has an even
-  number of their ends on either side; a tag it hops along has both slots outside
-  (i, q) and does not interleave with the tags of the other join (tags are disjoint
-  curves in the visited part, a disc), so again an even number lies between them;
-  hence p and q would have the same parity, but they differ by one (j). The first
-  version ignored tags (unsound, never caught out on 4500 small boards); a second
-  fired only on frontiers with no tag at all.
+* ``nesting`` (option ``nest``): some joins must be made through the cells not yet
+  visited, which form a disc whose rim meets the frontier slots in geometric order
+  and then the border cells (down the right side, along the bottom, up the left):
+  two slots of one colour (both ends behind the frontier); a slot of colour k and
+  k's other end if that end lies on the rim; both ends of a pair not yet reached if
+  both lie on the rim (ends that an edge already leads into are left out). Two such
+  joins whose rim positions interleave would cross (Jordan curve in a disc), so the
+  state is dead -- but ONLY when no tagged slot lies between the outermost of the
+  four positions. A join may leave the disc through one slot of a tagged piece, run
+  along that piece above the frontier and come back through its other slot (the tag
+  then takes the join's colour), which can let interleaved joins pass each other
+  (slots i < p < j < t < q < t' with a tag (t, t'): i-t', t-j and p-q do not cross).
+  Proof with no tag slot in (i, q) for joins i-j, p-q, i < p < j < q: walk the rim
+  just inside the disc and count ends of the i-j join's chords (its pieces inside
+  the disc). The count is odd between p and q (only j lies there). A chord of the
+  p-q join does not cross those chords, so an even number of their ends lies on
+  either side of it; a tag it runs along has both slots outside (i, q) and does not
+  interleave with the tags of the other join (tags are disjoint curves in the
+  visited part, also a disc), so again an even number lies between its slots. Hence
+  p and q would have equal parity: a contradiction. Checked by a stack over the rim
+  positions, one window between consecutive tagged slots at a time. (The first
+  version ignored tags: unsound, though never caught out on 4500 small boards.)
 
 Measured (restart=10000; bed: seed board, gen 12x12:1, 12x12:3, 13x13:2:cut=even,
-gen_15x15_p8_s1, parity_8x8, shifted_12x12_p14_s1; 20 s limit): all rules 914k nodes
-in all (only on tag-free frontiers: 1.10M; the unsound first version: 740k)
-in all; without ``nest`` 1.56M (15x15 p8 23k -> 370k, shifted_12x12 672k -> 902k). Without ``memo`` two proofs
-time out (parity_8x8 3.9M nodes at 20 s against 23k) and the seed board takes 1.37M
-nodes against 54k. ``target`` only saves one step and was not measured alone. Checked
-against ``nest=False`` and against the unsound version on 4500 random and generated
-boards 4x4..8x8 (half of them with one end moved): identical answers (the tag detour
-needs a large configuration; the rule is restricted because it is possible at all).
+gen_15x15_p8_s1, parity_8x8, shifted_12x12_p14_s1; 20 s limit): nodes in all 809k
+with the rule as above; 914k with same-colour slot pairs only; 1.10M firing only on
+frontiers with no tag at all; 1.56M without ``nest``. On bigger boards the rim ends
+matter more (gen 17x17:1: 493k nodes, 6.3 s against 2.53M, 28 s with slot pairs
+only; 16x16:1 349k against 382k). Without ``memo`` two proofs time out (parity_8x8
+3.9M nodes at 20 s against 15k) and the seed board takes 1.37M nodes against 44k.
+``target`` only saves one step and was not measured alone. Every version was checked
+against ``nest=False`` on 3500-5000 random and generated boards 4x4..8x8 (half with
+one end moved): identical answers.
 """
 
 from __future__ import annotations
@@ -124,6 +128,7 @@ class FrontierSearch:
         self.nodes = self.backtracks = self.memo_hits = self.pruned = 0
         # geometric order of the slots at the entry of a cell in column c
         self.order = [[*range(c), width, *range(c, width)] for c in range(width)]
+        self.rim = [self._rim(v) for v in range(n)] if nest else []
 
     def run(self, deadline: float | None, seed: int = 0) -> bool:
         """True when a full cover was found (edges in ``right``/``down``), False when
@@ -168,30 +173,73 @@ class FrontierSearch:
         out = [v] + [x if x >= 0 else new(x, -1 - len(names)) for x in self.plug]
         return array(self.code, out).tobytes()
 
-    def _nested(self, c: int) -> bool:
-        """False when two same-colour joins must cross (see the module docstring)."""
+    def _rim(self, v: int) -> tuple[list[tuple[int, ...]], list[tuple[int, int]]]:
+        """Ends not yet visited on the rim of the unvisited region at the entry of cell
+        ``v``: on the frontier (colour, position, the one or two slots whose edges lead
+        into it) and on the border (colour, position).
+
+        Rim positions run along the frontier in geometric order (0..width), then down
+        the right border, right to left along the bottom, up the left border."""
+        h, w = self.h, self.w
+        r, c = divmod(v, w)
+        front: dict[int, list[int]] = {}
+        for pos, j in enumerate(self.order[c]):
+            tr, tc = (r, c) if j == w else ((r + 1, j) if j < c else (r, j))
+            if tr < h:
+                front.setdefault(tr * w + tc, [pos]).append(j)
+        border = [(tr, w - 1) for tr in range(r, h)]
+        border += [(h - 1, tc) for tc in range(w - 1, -1, -1)]
+        border += [(tr, 0) for tr in range(h - 1, r, -1)]
+        on_border: dict[int, int] = {}
+        for pos, (tr, tc) in enumerate(border, start=w + 1):
+            t = tr * w + tc
+            if t >= v and t not in front:
+                on_border.setdefault(t, pos)
+        colour = self.colour
+        ends = [(colour[t], pos, js[0], js[-1]) for t, (pos, *js) in front.items() if colour[t]]
+        return ends, [(colour[t], pos) for t, pos in on_border.items() if colour[t]]
+
+    def _nested(self, v: int, c: int) -> bool:
+        """False when two joins that must be made cross (see the module docstring)."""
         plug = self.plug
-        first: dict[int, int] = {}
-        pairs: list[tuple[int, int]] = []
-        tags = [0]  # tags[k]: tagged slots among the first k in geometric order
-        count = 0
+        events: list[tuple[int, int, int]] = []  # (rim position, colour, tag window)
+        wins: list[int] = []
+        window = 0
         for pos, j in enumerate(self.order[c]):
             x = plug[j]
             if x < 0:
-                count += 1
+                window += 1
             elif x > 0:
-                if x in first:
-                    pairs.append((first[x], pos))
-                else:
-                    first[x] = pos
-            tags.append(count)
-        if len(pairs) < 2:
+                events.append((pos, x, window))
+            wins.append(window)
+        front, border = self.rim[v]
+        for k, pos, j1, j2 in front:
+            if not plug[j1] and not plug[j2]:
+                events.append((pos, k, wins[pos]))
+        for k, pos in border:
+            events.append((pos, k, window))
+        if len(events) < 4:
             return True
-        for n, (i, j) in enumerate(pairs):
-            for p, q in pairs[n + 1 :]:
-                # pairs close in order, so j < q: they interleave when p lies in (i, j)
-                if i < p < j and tags[q] == tags[i + 1]:
+        first: dict[int, int] = {}
+        joins = set()
+        for _, k, win in events:
+            if k in first:
+                if first[k] == win:
+                    joins.add(k)
+            else:
+                first[k] = win
+        if len(joins) < 2:
+            return True
+        events.sort()
+        stack: list[int] = []
+        for _, k, _ in events:
+            if k in joins:
+                if stack and stack[-1] == k:
+                    stack.pop()
+                elif k in stack:
                     return False
+                else:
+                    stack.append(k)
         return True
 
     def _target_ok(self, j: int, a: int, r: int, c: int) -> bool:
@@ -225,7 +273,7 @@ class FrontierSearch:
         if v == self.h * w:
             return True
         r, c = divmod(v, w)
-        if self.nest and not self._nested(c):
+        if self.nest and not self._nested(v, c):
             self.pruned += 1
             return False
         key = None
