@@ -13,43 +13,64 @@ Each pair k's path is directed from its first end s_k to its second end t_k.
   colour k by the per-colour degree rows.
 * an edge carries at most one arc: ``sum_k d[a->b,k] + d[b->a,k] <= 1`` (kills 2-cycles
   in the LP).
-* connectivity by a single-commodity flow ``f[a->b] >= 0``: every cell but the first
-  ends consumes one unit, first ends are free sources, and flow runs only on used
-  arcs. A detached cycle would have to consume flow that nobody can send into it.
-  Tight bounds: ``d <= f[a->b] <= U * d`` with ``U = N - 2K + 1`` (the longest
-  possible path leaves at most that many cells downstream of its first arc) and
-  ``d`` the arc's total over colours; an arc into t_k carries exactly its ``d``.
+* connectivity by a single-commodity flow ``f[a->b] >= 0``: every non-end cell
+  consumes one unit, first ends are free sources, arcs into a second end carry none,
+  and flow runs only on used arcs: ``d <= f[a->b] <= U * d`` with ``U = N - 2K + 1``
+  and ``d`` the arc's total over colours. A detached cycle would have to consume flow
+  that nobody can send into it.
 * valid inequality: a 2x2 block uses at most three of its four edges (its 4-cycle
   holds no end).
 
-Measured choices (seed board 10x10, 8 pairs, 2 cores, HiGHS 1.16 unless named):
+The model is a pure feasibility problem (objective 0). What made CBC fast was not the
+model but how it searches (``_flow_mip.CBC_OPTIONS``): with a zero objective its
+pseudo-costs, cuts and feasibility pump learn nothing, and branching down first it
+needed 850 nodes / 315k LP iterations / 128 s on the seed board. Depth first, branch
+up first (``nodeStrategy updepth``) with cuts, feasibility pump and heuristics off:
+236 nodes / 62420 LP iterations / 18-21 s, the same tree for CBC seeds 1, 2, 3; and
+"-threads 1" (which PuLP passed) runs CBC's threaded code, another and slower search
+(346 nodes unsolved at 40 s), so one thread is now asked for by passing none.
 
-* colour-indexed arcs (this model): 24 s; one arc variable per direction with colour
-  rows ``d + z[a,k] - z[b,k] <= 1`` (``arcs="plain"``): 27 s, and 40 s+ with the 2x2
-  rows; an integer colour per cell tied by big-M (``arcs="potential"``): > 40 s (CBC
-  too); one variable per undirected edge and colour (``arcs="edges"``, 2042 instead
-  of 2982 columns, flow either way): > 40 s with HiGHS and CBC. Colour-indexed arcs
-  without the 2x2 rows: > 40 s, so the rows stay.
-* dropping the flow altogether (``flow=False``, so cycles allowed) still took > 30 s:
-  the colour routing, not connectivity, is what the MIP solvers find hard here.
-* HiGHS options (``_flow_mip.HIGHS_OPTIONS``): switching off the root sub-MIP
-  heuristics gave 10-12 s (of which presolve/probing 2.5 s and root cut separation
-  7 s; the first solution comes at node 4); cut limits, presolve off, symmetry detection off, more
-  heuristic effort, and a distance-guided objective stopped at the first solution did
-  not help. CBC: cuts off / heuristics off / preprocess off all > 25 s.
-* 2026-11-30, side by side on the seed board (HiGHS 1.16 on the written MPS, random
-  seeds 0/1/2; nodes and LP iterations are deterministic, seconds noisy): this model
-  4.7-5.4 s / 4 nodes / 9065 LP it, 14 s / 119 nodes, 4.4-6.3 s / 3 nodes: the
-  solver's seed, not the model, decides between a root-node solution and 100+ nodes.
-  Distance bounds on the flow (valid: an arc of colour k into b carries at least the
-  BFS distance from b to t_k and at most the longest path k can have, N minus the
-  shortest lengths of the other pairs, less the distance s_k..a): 133 / 98 / 3 nodes,
-  10-17 s; the lower half alone 17 / 143 / 128 nodes; the upper half alone 4 / 103 /
-  107 nodes. Not kept. HiGHS options feasibility jump off, symmetry detection off,
-  probing lifting off, cut separation at nodes off, zero heuristic effort, primal
-  simplex, ``mip_pscost_minreliable=0``: identical nodes and LP iterations (no
-  effect beyond noise); ``mip_pool_soft_limit=500`` 55 nodes, ``mip_lp_age_limit=2``
-  104 nodes, ZI round + shifting 121 nodes, presolve off 71 nodes (all slower).
+Measured and dropped (seed board 10x10, 8 pairs, 2 shared cores; CBC 2.10.3 serial on
+the written MPS unless named; nodes / LP iterations deterministic, seconds noisy):
+
+* earlier (HiGHS 1.16): one arc variable per direction with colour rows
+  ``d + z[a,k] - z[b,k] <= 1`` (``arcs="plain"``) 27 s, 40 s+ with the 2x2 rows; an
+  integer colour per cell by big-M (``arcs="potential"``) > 40 s (CBC too); one
+  variable per undirected edge and colour (``arcs="edges"``) > 40 s HiGHS and CBC;
+  no 2x2 rows > 40 s; no flow at all (cycles allowed) still > 30 s: the colour routing,
+  not connectivity, is what the MIP solvers find hard. This model on HiGHS, seeds
+  0/1/2: 4 / 119 / 3 nodes, 4.7-14 s: HiGHS's seed decides.
+* domain reduction by BFS distance and length budget (a cell is on path k only if
+  dist(s_k,v) + dist(v,t_k) + 1 <= N - the other pairs' shortest lengths): removes
+  none of the 672 colour variables on the seed board (budgets 46-54 cells), not kept.
+* per-colour flow instead of the single one (``commodity="colour"``, 4718 columns) or
+  both (4992): CBC 1 / 0 nodes in 30 s (root only), HiGHS 0 nodes in 30 s for seeds
+  0/1/2 (root only); with updepth 21 nodes in 40 s. Tighter LP, far slower root.
+* ``d[a->b,k] + d[b->a,k] <= z[v,k]`` for both ends v (``tie=True``; implies
+  ``2 z[v,k] <= sum of neighbours' z``): HiGHS 11 / 32 nodes timed out at 30 s,
+  seed 2 8 nodes 21 s; CBC 0 nodes in 30 s, with updepth 16 nodes in 40 s.
+* guiding objective: each cell's detour for its colour (``objective="dist"``; LP
+  bound 85, the solution costs 342): CBC 143 nodes unsolved at 30 s; with updepth
+  and ``maxSolutions 1`` 294 nodes / 121812 it / 23.8 s (stops at the first solution).
+* distance bounds on the flow (``bounds="ul"``: an arc of colour k into b carries at
+  least dist(b,t_k), and at most path k's budget less dist(s_k,a)), with updepth:
+  179 nodes unsolved at 40 s; upper half 275, lower half 252 nodes unsolved at 40 s.
+* binary-coded colours (3 bits per cell, plain arcs, ``arcs="bits"``, 826 columns):
+  HiGHS 949 / 1214 nodes 19-21 s and seed 2 unsolved at 30 s; CBC 903 nodes unsolved
+  at 60 s, 1211 with updepth at 40 s.
+* CBC options with the default down branching, 30 s, all unsolved (nodes): default 66,
+  feas off 156, strategy 2 65, strategy 0 154, nodeStrategy depth 63, all diving
+  heuristics 23, rins+dins+proximity 66, dist objective + costStrategy priorities 153
+  (+ feas off 157); 60 s: cuts+feas off 750, preprocess sos 314; seeds 2/3 default
+  218/232. Priorities (colours first) from a ``-prio`` file: CBC 2.10.3 crashes
+  (SIGSEGV) unless preprocess is off, then 523 nodes unsolved at 60 s (updepth: 283
+  at 40 s).
+* on top of updepth + cuts/feas/heur off (40 s unless solved): strong 0 531 nodes,
+  trust 0 224, probing on 431, probing forceOn 518, costStrategy length 684,
+  preprocess off 366, preprocess equal 383 (all unsolved), preprocess sos the same
+  236-node tree; keeping heuristics on: the same 236 nodes, 21-25 s; cuts and
+  feasibility pump back on: 105 nodes unsolved at 40 s; nodeStrategy upfewest 391
+  nodes unsolved at 45 s.
 """
 
 from __future__ import annotations
@@ -70,6 +91,8 @@ class LinearModel:
     rows: list[Row] = field(default_factory=list)
     #: (arc source cell, arc target cell, colour) per d variable index
     arcs: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    #: objective coefficients (minimised); empty = feasibility
+    objective: dict[int, float] = field(default_factory=dict)
 
     def var(self, name: str, lb: float, ub: float, integer: bool) -> int:
         self.names.append(name)
@@ -83,7 +106,14 @@ class LinearModel:
 
 
 def flow_model(
-    grid: Grid, blocks: bool = True, arcs: str = "coloured", flow: bool = True
+    grid: Grid,
+    blocks: bool = True,
+    arcs: str = "coloured",
+    flow: bool = True,
+    commodity: str = "single",
+    tie: bool = False,
+    objective: str = "none",
+    bounds: str = "",
 ) -> LinearModel:
     """The formulation described in the module docstring."""
     m = LinearModel()
@@ -93,7 +123,7 @@ def flow_model(
     banned = useless_edges(grid)
     z: dict[tuple[int, int], int] = {}
     for v in range(grid.n):
-        if v not in grid.end_of and arcs != "potential":
+        if v not in grid.end_of and arcs not in ("potential", "bits"):
             for k in range(npairs):
                 z[v, k] = m.var(f"z_{v}_{k}", 0, 1, True)
     d_out: dict[tuple[int, int], list[int]] = {}
@@ -104,21 +134,39 @@ def flow_model(
     elif arcs == "edges":
         _coloured_edges(m, grid, z, banned, on_arc)
     else:
-        _plain_arcs(m, grid, z, banned, on_arc, potential=arcs == "potential")
+        _plain_arcs(m, grid, z, banned, on_arc, potential=arcs == "potential", bits=arcs == "bits")
     for a, b in grid.edges:
         both = on_arc.get((a, b), []) + on_arc.get((b, a), [])
         if len(both) > 1:
             m.add(dict.fromkeys(both, 1.0), "<=", 1)
+    if tie and arcs == "coloured":
+        _tie_rows(m, grid, z)
+    if commodity in ("colour", "both") and arcs == "coloured":
+        _colour_flow(m, grid, z)
+    if objective != "none":
+        _objective(m, grid, z, objective)
+    if commodity == "colour":
+        flow = False
     # single-commodity flow
+    from_s, from_t, longest = distances(grid) if bounds else ([], [], [])
     f: dict[tuple[int, int], int] = {}
     for (s, t), ds in on_arc.items() if flow else ():
         if t in grid.end_of and t not in first:  # into a second end: exactly d
             f[s, t] = -1
             continue
         f[s, t] = m.var(f"f_{s}_{t}", 0, upper, False)
-        m.add({f[s, t]: 1.0, **{i: -float(upper) for i in ds}}, "<=", 0)
+        hi = {i: float(upper) for i in ds}
+        lo = dict.fromkeys(ds, 1.0)
+        if bounds and arcs == "coloured":
+            for i in ds:
+                k = m.arcs[i][2]
+                if "u" in bounds:
+                    hi[i] = float(max(0, longest[k] - 2 - from_s[k].get(s, grid.n)))
+                if "l" in bounds:
+                    lo[i] = float(from_t[k].get(t, grid.n))
+        m.add({f[s, t]: 1.0, **{i: -c for i, c in hi.items()}}, "<=", 0)
         if arcs != "edges":  # with undirected edges flow may run either way
-            m.add({f[s, t]: 1.0, **{i: -1.0 for i in ds}}, ">=", 0)
+            m.add({f[s, t]: 1.0, **{i: -c for i, c in lo.items()}}, ">=", 0)
     inflow: dict[int, dict[int, float]] = {}
     for (s, t), i in f.items():
         row = inflow.setdefault(t, {})
@@ -214,7 +262,7 @@ def _coloured_edges(m, grid, z, banned, on_arc) -> None:
             m.add(row, "==", 0)
 
 
-def _plain_arcs(m, grid, z, banned, on_arc, potential=False) -> None:
+def _plain_arcs(m, grid, z, banned, on_arc, potential=False, bits=False) -> None:
     """One arc variable per direction; colours tied by d + z[a,k] - z[b,k] <= 1
     (or, with ``potential``, an integer colour per cell equal across a used arc)."""
     npairs = len(grid.pairs)
@@ -223,6 +271,12 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False) -> None:
         for v in range(grid.n):
             k = grid.end_of.get(v)
             col[v] = m.var(f"c_{v}", k or 0, npairs - 1 if k is None else k, True)
+    nbits = max(1, (npairs - 1).bit_length())
+    bit: dict[tuple[int, int], int | bool] = {}
+    for v in range(grid.n) if bits else ():
+        for j in range(nbits):
+            k = grid.end_of.get(v)
+            bit[v, j] = m.var(f"b_{v}_{j}", 0, 1, True) if k is None else bool(k >> j & 1)
     first = {s for s, _ in grid.pairs}
     second = {t for _, t in grid.pairs}
     into: dict[int, list[int]] = {}
@@ -242,7 +296,17 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False) -> None:
                 big = float(npairs - 1)
                 m.add({col[t]: 1.0, col[s]: -1.0, i: big}, "<=", big)
                 m.add({col[s]: 1.0, col[t]: -1.0, i: big}, "<=", big)
-            for k in range(npairs) if not potential else ():
+            for j in range(nbits) if bits else ():
+                for x, y in ((s, t), (t, s)):
+                    row, rhs = {i: 1.0}, 1.0
+                    for w, sign in ((x, 1.0), (y, -1.0)):
+                        if isinstance(bit[w, j], bool):
+                            rhs -= sign * bit[w, j]
+                        else:
+                            row[bit[w, j]] = sign
+                    if len(row) > 1 or rhs < 1:
+                        m.add(row, "<=", rhs)
+            for k in range(npairs) if not (potential or bits) else ():
                 row: dict[int, float] = {i: 1.0}
                 rhs = 1.0
                 for v, sign in ((s, 1.0), (t, -1.0)):
@@ -257,5 +321,79 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False) -> None:
             m.add(dict.fromkeys(into.get(v, []), 1.0), "==", 1)
         if v not in second:
             m.add(dict.fromkeys(out.get(v, []), 1.0), "==", 1)
-        if v not in grid.end_of and not potential:
+        if v not in grid.end_of and not (potential or bits):
             m.add({z[v, k]: 1.0 for k in range(npairs)}, "==", 1)
+
+
+def distances(grid: Grid) -> tuple[list[dict[int, int]], list[dict[int, int]], list[int]]:
+    """BFS distances from each pair's two ends (through free cells only) and each pair's
+    longest possible path in cells: N minus the shortest paths of all other pairs."""
+    adj: list[list[int]] = [[] for _ in range(grid.n)]
+    for a, b in grid.edges:
+        adj[a].append(b)
+        adj[b].append(a)
+
+    def bfs(src: int, k: int) -> dict[int, int]:
+        dist, queue = {src: 0}, [src]
+        for x in queue:
+            if x != src and x in grid.end_of:
+                continue
+            for y in adj[x]:
+                if y not in dist and grid.end_of.get(y, k) == k:
+                    dist[y] = dist[x] + 1
+                    queue.append(y)
+        return dist
+
+    from_s = [bfs(s, k) for k, (s, _t) in enumerate(grid.pairs)]
+    from_t = [bfs(t, k) for k, (_s, t) in enumerate(grid.pairs)]
+    shortest = [from_s[k].get(t, grid.n) + 1 for k, (_s, t) in enumerate(grid.pairs)]
+    total = sum(shortest)
+    longest = [max(2, grid.n - (total - own)) for own in shortest]
+    return from_s, from_t, longest
+
+
+def _tie_rows(m: LinearModel, grid: Grid, z) -> None:
+    """An edge used in colour k (either direction) has both ends of colour k."""
+    both: dict[tuple[int, int, int], list[int]] = {}
+    for i, (s, t, k) in m.arcs.items():
+        both.setdefault((min(s, t), max(s, t), k), []).append(i)
+    for (a, b, k), ids in both.items():
+        for v in (a, b):
+            if v not in grid.end_of:
+                m.add({**dict.fromkeys(ids, 1.0), z[v, k]: -1.0}, "<=", 0)
+
+
+def _colour_flow(m: LinearModel, grid: Grid, z) -> None:
+    """Per-colour flow: s_k sends one unit to each other cell of colour k, on arcs of
+    colour k only, at most the cells path k can still hold after its first end."""
+    _from_s, _from_t, longest = distances(grid)
+    g: dict[int, int] = {}
+    net: dict[tuple[int, int], dict[int, float]] = {}
+    for i, (s, t, k) in list(m.arcs.items()):
+        if t == grid.pairs[k][1]:  # into the second end: exactly d
+            expr = {i: 1.0}
+        else:
+            cap = float(longest[k] - 1)
+            g[i] = m.var(f"g_{s}_{t}_{k}", 0, cap, False)
+            m.add({g[i]: 1.0, i: -cap}, "<=", 0)
+            m.add({g[i]: 1.0, i: -1.0}, ">=", 0)
+            expr = {g[i]: 1.0}
+        for j, c in expr.items():
+            row = net.setdefault((t, k), {})
+            row[j] = row.get(j, 0.0) + c
+            if s != grid.pairs[k][0]:
+                row = net.setdefault((s, k), {})
+                row[j] = row.get(j, 0.0) - c
+    for (v, k), row in net.items():
+        if v not in grid.end_of:
+            row[z[v, k]] = -1.0
+            m.add(row, "==", 0)
+
+
+def _objective(m: LinearModel, grid: Grid, z, kind: str) -> None:
+    """A guide only (every solution is as good): colour k costs the detour a cell
+    forces on path k, so the LP prefers cells near their own pair."""
+    from_s, from_t, _longest = distances(grid)
+    for (v, k), i in z.items():
+        detour = from_s[k].get(v, grid.n) + from_t[k].get(v, grid.n)
+        m.objective[i] = float(detour - from_s[k].get(grid.pairs[k][1], 0))
