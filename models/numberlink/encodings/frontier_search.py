@@ -20,11 +20,12 @@ are enumerated), and restarts cut the tail: on 11 generated boards 12x12..15x15
 (10 s limit) restart=0 solved 9 (two 15x15 timed out), restart=10000 all 11
 (gen_15x15_p8_s1: timeout -> 0.16 s; p22_s2 got slower, 2.1 -> 5.0 s).
 
-Where it stops scaling (2026-11-30, 2-core machine, ``python -m bench solve SPEC
---encoding frontier-search --time-limit L --json``, solve_s): seed board 0.3 s;
-generated 15x15 0.4-6 s (p8_s1 0.4, p22_s1 2.4, p22_s2 6.0; median of 3); 16x16:1
-2.7 s, 16x16:2 0.2 s, 17x17:1 22 s, 18x18:1 28 s, 17x17:2 > 30 s; every 20x20, 25x25
-and 30x30 board tried times out at 30 s (3-4.6M nodes). ``degree-sat`` is far
+Where it stops scaling (2026-11-30 10:42-10:50 UTC, 2-core machine at load 2.1,
+``python -m bench solve SPEC --encoding frontier-search --time-limit L --json``,
+solve_s): seed board 0.40 s (median of 3); generated 15x15 p8_s1 0.26 s, p22_s1
+3.3 s, p22_s2 7.6 s (median of 3); gen 16x16:1 5.6 s, 16x16:2 0.35 s, 17x17:1 7.2 s;
+17x17:2, 18x18:1, 18x18:2 and every 20x20, 25x25 and 30x30 board tried time out at
+30 s (1.1-2.2M nodes; 18x18:1 took 28 s in a quieter run). ``degree-sat`` is far
 faster from 15x15 on. The failure is thrashing: a frontier state that is already
 doomed is refuted only 3-5 rows later, after the DFS has enumerated the unrelated
 choices elsewhere on the frontier (a 17x17 run: 41k failed row states refuted within
