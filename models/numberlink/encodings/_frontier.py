@@ -74,6 +74,10 @@ import sys
 import time
 from array import array
 
+#: failed states kept at most (about 250 bytes each: ~0.5 GB); past it the store stops
+#: growing, which costs speed, never completeness (it is only a cache of nogoods)
+MAX_FAILED = 2_000_000
+
 
 class Timeout(Exception):
     """The time limit ran out inside the search."""
@@ -285,7 +289,7 @@ class FrontierSearch:
         if self._cell(v, r, c):
             return True
         self.backtracks += 1
-        if key is not None:
+        if key is not None and len(self.failed) < MAX_FAILED:
             self.failed.add(key)
         return False
 
