@@ -229,6 +229,8 @@ def test_all_encodings_registered():
         "flow-mip-highs",
         "degree-sat",
         "degree-z3",
+        "routes-cpsat",
+        "frontier-search",
     } <= set(ENCODINGS)
 
 
@@ -257,16 +259,27 @@ def test_degree_sat_backends(backend):
     assert outcome.counters["rounds"] >= 1
 
 
+@pytest.mark.parametrize("options", [{"blocks": "2x2"}, {"linearization_level": 0}])
+def test_routes_cpsat_options_solve_and_prove(options):
+    board = load_instance("instances/numberlink/numberlink01.txt").instance
+    outcome = run("routes-cpsat", board, **options)
+    assert outcome.status == "solved" and verify(board, outcome.solution) is None
+    parity = load_instance("instances/numberlink/infeasible/parity_6x6.txt").instance
+    assert run("routes-cpsat", parity, **options).status == "infeasible"
+
+
 # the "ra" boards: eight have no full-cover solution, two have one (README.md)
 RA_SOLVABLE = {"8x8_ra_6c_019", "8x8_ra_6c_029"}
 
 
-def test_ra_boards_full_cover_status():
+@pytest.mark.parametrize("name", ["degree-sat", "routes-cpsat"])
+def test_ra_boards_full_cover_status(name):
+    """Two complete encodings on two solvers agree on every ra board."""
     boards = sorted(PUBLIC.glob("*_ra_*.txt"))
     assert len(boards) == 10
     for path in boards:
         board = parse(path.read_text(), str(path))
-        outcome = run("degree-sat", board)
+        outcome = run(name, board)
         if path.stem in RA_SOLVABLE:
             assert outcome.status == "solved" and verify(board, outcome.solution) is None
         else:
