@@ -37,7 +37,10 @@ def _slow(benchmark) -> None:
         pytest.skip("slow benchmark: run with --benchmark-enable")
 
 
-@pytest.mark.parametrize("encoding", ["degree-sat", "circuit-cpsat", "degree-z3", "flow-cpsat"])
+@pytest.mark.parametrize(
+    "encoding",
+    ["degree-sat", "circuit-cpsat", "routes-cpsat", "degree-z3", "flow-cpsat", "frontier-search"],
+)
 def test_seed_board(benchmark, encoding: str) -> None:
     benchmark.pedantic(_solve, args=(encoding, SEED_BOARD), rounds=3, iterations=1)
 
