@@ -26,9 +26,19 @@ model but how it searches (``_flow_mip.CBC_OPTIONS``): with a zero objective its
 pseudo-costs, cuts and feasibility pump learn nothing, and branching down first it
 needed 850 nodes / 315k LP iterations / 128 s on the seed board. Depth first, branch
 up first (``nodeStrategy updepth``) with cuts, feasibility pump and heuristics off:
-236 nodes / 62420 LP iterations / 18-21 s, the same tree for CBC seeds 1, 2, 3; and
+236 nodes / 62420 LP iterations / 18-21 s, the same tree for CBC seeds 1, 2, 3;
 "-threads 1" (which PuLP passed) runs CBC's threaded code, another and slower search
-(346 nodes unsolved at 40 s), so one thread is now asked for by passing none.
+(346 nodes unsolved at 40 s), so one thread is now asked for by passing none. CBC
+breaks branching ties by column, and PuLP hands columns over in alphabetical name
+order; in the model's own order (arcs row-major, then colours, then flows;
+``_flow_mip.FlowMip(order="arcs")``) the search grows a connected frontier: 50
+nodes / 17777 it / 6.5-7 s. Same config on generated 10x10 boards, alphabetical vs
+arcs order: p10_s1 871 nodes unsolved at 30 s vs 188 nodes 6.5 s; p10_s2 284 nodes
+14.3 s vs 55 nodes 3.6 s; p5_s1 1605 vs 1043 nodes, both unsolved at 30 s. Colours
+first (z row-major, then arcs) 439 nodes and arcs sorted by BFS distance from their
+own ends 418 nodes, both unsolved at 40 s: order matters a lot and only this one
+was found to help. HiGHS keeps the alphabetical order: with the arcs order it took
+144 / 187 / 195 nodes, 13-19 s for seeds 0/1/2 (4 / 119 / 3 nodes alphabetical).
 
 Measured and dropped (seed board 10x10, 8 pairs, 2 shared cores; CBC 2.10.3 serial on
 the written MPS unless named; nodes / LP iterations deterministic, seconds noisy):
@@ -58,19 +68,15 @@ the written MPS unless named; nodes / LP iterations deterministic, seconds noisy
 * binary-coded colours (3 bits per cell, plain arcs, ``arcs="bits"``, 826 columns):
   HiGHS 949 / 1214 nodes 19-21 s and seed 2 unsolved at 30 s; CBC 903 nodes unsolved
   at 60 s, 1211 with updepth at 40 s.
-* CBC options with the default down branching, 30 s, all unsolved (nodes): default 66,
-  feas off 156, strategy 2 65, strategy 0 154, nodeStrategy depth 63, all diving
-  heuristics 23, rins+dins+proximity 66, dist objective + costStrategy priorities 153
-  (+ feas off 157); 60 s: cuts+feas off 750, preprocess sos 314; seeds 2/3 default
-  218/232. Priorities (colours first) from a ``-prio`` file: CBC 2.10.3 crashes
-  (SIGSEGV) unless preprocess is off, then 523 nodes unsolved at 60 s (updepth: 283
-  at 40 s).
-* on top of updepth + cuts/feas/heur off (40 s unless solved): strong 0 531 nodes,
-  trust 0 224, probing on 431, probing forceOn 518, costStrategy length 684,
-  preprocess off 366, preprocess equal 383 (all unsolved), preprocess sos the same
-  236-node tree; keeping heuristics on: the same 236 nodes, 21-25 s; cuts and
-  feasibility pump back on: 105 nodes unsolved at 40 s; nodeStrategy upfewest 391
-  nodes unsolved at 45 s.
+* CBC options, default down branching (nodes, all unsolved): 30 s: default 66, feas
+  off 156, strategy 2 65 / 0 154, nodeStrategy depth 63, all diving 23, rins+dins+
+  proximity 66, dist objective + costStrategy priorities 153; 60 s: cuts+feas off
+  750, preprocess sos 314, seeds 2/3 218/232. A ``-prio`` file (colours first) makes
+  CBC 2.10.3 crash (SIGSEGV) unless preprocess is off: then 523 nodes at 60 s.
+* on top of updepth + cuts/feas/heur off (40 s, unsolved): strong 0 531 nodes, trust
+  0 224, probing on 431 / forceOn 518, costStrategy length 684, preprocess off 366 /
+  equal 383, with cuts and pump on 105, upfewest 391; preprocess sos or heuristics
+  on: the same 236-node tree.
 """
 
 from __future__ import annotations

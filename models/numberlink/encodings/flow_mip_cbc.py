@@ -17,7 +17,7 @@ class FlowMipCbc(Encoding):
     solver = "cbc"
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
-        self.mip = FlowMip(instance)
+        self.mip = FlowMip(instance, order="arcs")  # CBC's branching order, see FlowMip
         return self.mip.size()
 
     def solve(self, limits: Limits) -> Outcome:
