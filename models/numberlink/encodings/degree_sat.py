@@ -56,6 +56,23 @@ gen 30x30:1:cut=even): luck either way, so the default stays. The other defaults
 were re-checked on the same bed: ``card=totalizer`` 618k, ``card=seqcounter`` 702k,
 ``cut=boundary`` 523k conflicts, against 333k.
 
+Where the 30x30 time goes (2026-11-30, gen_30x30_p90_s1, Glucose 4; scripts were
+throw-away): the first solve, before any cut, already takes 141k of the 361k
+conflicts. Without the colour clauses the same degree CNF solves in 6 conflicts (with
+79 paths joining the wrong ends), so routing the colours, not the degrees and not the
+cycles, is the hard part. Tried on that and dropped: tile variables (one per pair of
+edges at a cell; degree-only 5 conflicts, but with colours 229k); fewer colour bits
+with pairs grouped far apart and wrong joins cut lazily (3 / 4 / 5 bits: 859k at
+60 s / 412k / 262k); lazy colours altogether (4333 rounds on the seed board); XOR
+rows for the handshake parity of every row/column prefix (339k) and of every
+corner rectangle (319k, but 44 s); black-minus-white crossing counts per prefix
+region, a counting invariant resolution cannot derive (390k, 25 s). Other solvers on
+the first CNF: Kissat 4.0.4 6.2 s, CryptoMiniSat 5.17 6.7 s, CaDiCaL 1.9.5 6.4 s,
+Glucose 3.4 s. Renumbering the pairs (row-major, snake, random) or the variables
+(cell by cell, bits first) moves the total between 198k and 361k on this board and
+between 474k and > 800k on p90 s2 (solved in 20 s once): the spread is the solver's
+luck, no order wins on all three 30x30 boards.
+
 CaDiCaL cannot be interrupted, so every back end runs ``solve_limited`` under a
 conflict budget in chunks (a quarter of the time left, 0.5-5 s) and checks the clock
 between them.
