@@ -76,7 +76,11 @@ the written MPS unless named; nodes / LP iterations deterministic, seconds noisy
 * on top of updepth + cuts/feas/heur off (40 s, unsolved): strong 0 531 nodes, trust
   0 224, probing on 431 / forceOn 518, costStrategy length 684, preprocess off 366 /
   equal 383, with cuts and pump on 105, upfewest 391; preprocess sos or heuristics
-  on: the same 236-node tree.
+  on: the same 236-node tree. With the arcs order (20 s): strong 0 15 nodes 2.4 s
+  on the seed board but unsolved at 30 s on gen 10x10 p10_s1 / p10_s2 / p5_s1
+  (1724 / 1279 / 3023 nodes; 188 / 55 nodes solved with strong branching), so not
+  kept; trust 0 83, no 2x2 rows 168, cuts on 105, strong 10 138 nodes, unsolved;
+  arcs colour-major 237 unsolved; heuristics on or preprocess sos: the same 50 nodes.
 """
 
 from __future__ import annotations
