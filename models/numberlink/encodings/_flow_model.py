@@ -37,28 +37,26 @@ arcs order: p10_s1 871 nodes unsolved at 30 s vs 188 nodes 6.5 s; p10_s2 284 nod
 14.3 s vs 55 nodes 3.6 s; p5_s1 1605 vs 1043 nodes, both unsolved at 30 s. Colours
 first (z row-major, then arcs) 439 nodes and arcs sorted by BFS distance from their
 own ends 418 nodes, both unsolved at 40 s: order matters a lot and only this one
-was found to help. HiGHS keeps the alphabetical order: with the arcs order it took
-144 / 187 / 195 nodes, 13-19 s for seeds 0/1/2 (4 / 119 / 3 nodes alphabetical).
+was found to help. HiGHS keeps the alphabetical order (arcs order: 144 / 187 / 195
+nodes, 13-19 s for seeds 0/1/2; alphabetical 4 / 119 / 3 nodes).
 
 Measured and dropped (seed board 10x10, 8 pairs, 2 shared cores; CBC 2.10.3 serial on
 the written MPS unless named; nodes / LP iterations deterministic, seconds noisy):
 
 * earlier (HiGHS 1.16): one arc variable per direction with colour rows
   ``d + z[a,k] - z[b,k] <= 1`` (``arcs="plain"``) 27 s, 40 s+ with the 2x2 rows; an
-  integer colour per cell by big-M (``arcs="potential"``) > 40 s (CBC too); one
+  integer colour per cell by big-M (code since removed) > 40 s (CBC too); one
   variable per undirected edge and colour (``arcs="edges"``) > 40 s HiGHS and CBC;
   no 2x2 rows > 40 s; no flow at all (cycles allowed) still > 30 s: the colour routing,
-  not connectivity, is what the MIP solvers find hard. This model on HiGHS, seeds
-  0/1/2: 4 / 119 / 3 nodes, 4.7-14 s: HiGHS's seed decides.
-* domain reduction by BFS distance and length budget (a cell is on path k only if
-  dist(s_k,v) + dist(v,t_k) + 1 <= N - the other pairs' shortest lengths): removes
-  none of the 672 colour variables on the seed board (budgets 46-54 cells), not kept.
+  not connectivity, is what the MIP solvers find hard.
+* domain reduction by BFS distance and length budget (``distances``): removes none of
+  the 672 colour variables on the seed board (budgets 46-54 cells), not kept.
 * per-colour flow instead of the single one (``commodity="colour"``, 4718 columns) or
   both (4992): CBC 1 / 0 nodes in 30 s (root only), HiGHS 0 nodes in 30 s for seeds
   0/1/2 (root only); with updepth 21 nodes in 40 s. Tighter LP, far slower root.
-* ``d[a->b,k] + d[b->a,k] <= z[v,k]`` for both ends v (``tie=True``; implies
-  ``2 z[v,k] <= sum of neighbours' z``): HiGHS 11 / 32 nodes timed out at 30 s,
-  seed 2 8 nodes 21 s; CBC 0 nodes in 30 s, with updepth 16 nodes in 40 s.
+* ``d[a->b,k] + d[b->a,k] <= z[v,k]`` for both ends v (``tie=True``, implies
+  ``2 z[v,k] <= sum of neighbours' z``): HiGHS 11 / 32 nodes unsolved at 30 s, 8 nodes
+  21 s (seeds 0/1/2); CBC 0 nodes in 30 s, with updepth 16 nodes in 40 s.
 * guiding objective: each cell's detour for its colour (``objective="dist"``; LP
   bound 85, the solution costs 342): CBC 143 nodes unsolved at 30 s; with updepth
   and ``maxSolutions 1`` 294 nodes / 121812 it / 23.8 s (stops at the first solution).
@@ -133,7 +131,7 @@ def flow_model(
     banned = useless_edges(grid)
     z: dict[tuple[int, int], int] = {}
     for v in range(grid.n):
-        if v not in grid.end_of and arcs not in ("potential", "bits"):
+        if v not in grid.end_of and arcs != "bits":
             for k in range(npairs):
                 z[v, k] = m.var(f"z_{v}_{k}", 0, 1, True)
     d_out: dict[tuple[int, int], list[int]] = {}
@@ -144,7 +142,7 @@ def flow_model(
     elif arcs == "edges":
         _coloured_edges(m, grid, z, banned, on_arc)
     else:
-        _plain_arcs(m, grid, z, banned, on_arc, potential=arcs == "potential", bits=arcs == "bits")
+        _plain_arcs(m, grid, z, banned, on_arc, bits=arcs == "bits")
     for a, b in grid.edges:
         both = on_arc.get((a, b), []) + on_arc.get((b, a), [])
         if len(both) > 1:
@@ -272,15 +270,10 @@ def _coloured_edges(m, grid, z, banned, on_arc) -> None:
             m.add(row, "==", 0)
 
 
-def _plain_arcs(m, grid, z, banned, on_arc, potential=False, bits=False) -> None:
+def _plain_arcs(m, grid, z, banned, on_arc, bits=False) -> None:
     """One arc variable per direction; colours tied by d + z[a,k] - z[b,k] <= 1
-    (or, with ``potential``, an integer colour per cell equal across a used arc)."""
+    (or, with ``bits``, by each bit of a binary-coded colour per cell)."""
     npairs = len(grid.pairs)
-    col = {}
-    if potential:
-        for v in range(grid.n):
-            k = grid.end_of.get(v)
-            col[v] = m.var(f"c_{v}", k or 0, npairs - 1 if k is None else k, True)
     nbits = max(1, (npairs - 1).bit_length())
     bit: dict[tuple[int, int], int | bool] = {}
     for v in range(grid.n) if bits else ():
@@ -302,10 +295,6 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False, bits=False) -> None
             on_arc[s, t] = [i]
             into.setdefault(t, []).append(i)
             out.setdefault(s, []).append(i)
-            if potential:
-                big = float(npairs - 1)
-                m.add({col[t]: 1.0, col[s]: -1.0, i: big}, "<=", big)
-                m.add({col[s]: 1.0, col[t]: -1.0, i: big}, "<=", big)
             for j in range(nbits) if bits else ():
                 for x, y in ((s, t), (t, s)):
                     row, rhs = {i: 1.0}, 1.0
@@ -316,7 +305,7 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False, bits=False) -> None
                             row[bit[w, j]] = sign
                     if len(row) > 1 or rhs < 1:
                         m.add(row, "<=", rhs)
-            for k in range(npairs) if not (potential or bits) else ():
+            for k in range(npairs) if not bits else ():
                 row: dict[int, float] = {i: 1.0}
                 rhs = 1.0
                 for v, sign in ((s, 1.0), (t, -1.0)):
@@ -331,7 +320,7 @@ def _plain_arcs(m, grid, z, banned, on_arc, potential=False, bits=False) -> None
             m.add(dict.fromkeys(into.get(v, []), 1.0), "==", 1)
         if v not in second:
             m.add(dict.fromkeys(out.get(v, []), 1.0), "==", 1)
-        if v not in grid.end_of and not (potential or bits):
+        if v not in grid.end_of and not bits:
             m.add({z[v, k]: 1.0 for k in range(npairs)}, "==", 1)
 
 
