@@ -34,7 +34,10 @@ order; in the model's own order (arcs row-major, then colours, then flows;
 ``_flow_mip.FlowMip(order="arcs")``) the search grows a connected frontier: 50
 nodes / 17777 it / 6.5-7 s. Same config on generated 10x10 boards, alphabetical vs
 arcs order: p10_s1 871 nodes unsolved at 30 s vs 188 nodes 6.5 s; p10_s2 284 nodes
-14.3 s vs 55 nodes 3.6 s; p5_s1 1605 vs 1043 nodes, both unsolved at 30 s. Colours
+14.3 s vs 55 nodes 3.6 s; p5_s1 1605 vs 1043 nodes, both unsolved at 30 s. A cost:
+the old setup (defaults, "-threads 1", alphabetical) solved p5_s1 at the root (pump,
+0 nodes, 3.5 s; p10_s1 71 nodes 12.5 s, p10_s2 0 nodes 5.3 s); this one times out
+there at 120 s (5856 nodes). Luck of the column order dominates both ways. Colours
 first (z row-major, then arcs) 439 nodes and arcs sorted by BFS distance from their
 own ends 418 nodes, both unsolved at 40 s: order matters a lot and only this one
 was found to help. HiGHS keeps the alphabetical order (arcs order: 144 / 187 / 195
