@@ -127,7 +127,8 @@ class FlowMip:
             return Outcome(INFEASIBLE, None, counters)
         return Outcome(TIMEOUT, None, counters, h.modelStatusToString(status))
 
-    def solve_cbc(self, limits: Limits) -> Outcome:
+    def solve_cbc(self, limits: Limits, search: list[str] = CBC_OPTIONS) -> Outcome:
+        """``search``: CBC options after the seed (``[]`` leaves CBC's defaults)."""
         fd, log_path = tempfile.mkstemp(prefix="nl_cbc_", suffix=".log")
         os.close(fd)
         try:
@@ -139,7 +140,7 @@ class FlowMip:
                     # "-threads 1" runs CBC's threaded code with one thread: another
                     # (here slower) search than the serial default, so only ask for >1
                     threads=limits.threads if limits.threads > 1 else None,
-                    options=[f"randomCbcSeed {limits.seed + 1}", *CBC_OPTIONS],
+                    options=[f"randomCbcSeed {limits.seed + 1}", *search],
                     logPath=log_path,
                 )
             self.prob.solve(solver)
