@@ -49,6 +49,27 @@ def cpsat_counters(solver) -> dict[str, float]:
     }
 
 
+def solve_cpsat(model, limits, decode, **parameters):
+    """Solve a CP-SAT model under the run's limits and map its status to an Outcome;
+    ``decode(solver)`` reads the solution, ``parameters`` set CP-SAT parameters."""
+    from ortools.sat.python import cp_model
+
+    from models.base import INFEASIBLE, SOLVED, TIMEOUT, Outcome
+
+    solver = cpsat_solver(limits)
+    for key, value in parameters.items():
+        setattr(solver.parameters, key, value)
+    status = solver.solve(model)
+    counters = cpsat_counters(solver)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Outcome(SOLVED, decode(solver), counters)
+    if status == cp_model.INFEASIBLE:
+        return Outcome(INFEASIBLE, None, counters)
+    if status == cp_model.MODEL_INVALID:
+        raise RuntimeError(f"CP-SAT says the model is invalid: {model.validate()}")
+    return Outcome(TIMEOUT, None, counters, solver.status_name(status))
+
+
 def z3_counters(solver) -> dict[str, float]:
     """Every numeric Z3 statistic, lower_snake_case ("rlimit count" -> rlimit_count)."""
     stats = solver.statistics()

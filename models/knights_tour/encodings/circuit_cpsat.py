@@ -20,8 +20,8 @@ from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
-from models.solvers import cpsat_counters, cpsat_solver
+from models.base import Encoding, Limits, ModelSize, Outcome
+from models.solvers import solve_cpsat
 
 _MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
 
@@ -70,17 +70,12 @@ class CircuitCpsat(Encoding):
         return all(touched)
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cpsat_solver(limits)
-        solver.parameters.linearization_level = self.option("linearization_level")
-        status = solver.solve(self.model)
-        counters = cpsat_counters(solver)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Outcome(SOLVED, {"tour": self._tour(solver)}, counters)
-        if status == cp_model.INFEASIBLE:
-            return Outcome(INFEASIBLE, None, counters)
-        if status == cp_model.MODEL_INVALID:
-            raise RuntimeError(f"CP-SAT says the model is invalid: {self.model.validate()}")
-        return Outcome(TIMEOUT, None, counters, message=solver.status_name(status))
+        return solve_cpsat(
+            self.model,
+            limits,
+            lambda solver: {"tour": self._tour(solver)},
+            linearization_level=self.option("linearization_level"),
+        )
 
     def _tour(self, solver: cp_model.CpSolver) -> list[list[int]]:
         n = self.rows * self.cols

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import grid_of, paths_from_edges
 from models.numberlink.rules import Board
-from models.solvers import cpsat_counters, cpsat_solver
+from models.solvers import solve_cpsat
 
 
 class CircuitCpsat(Encoding):
@@ -48,12 +48,8 @@ class CircuitCpsat(Encoding):
         return ModelSize(len(proto.variables), len(proto.constraints))
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cpsat_solver(limits)
-        status = solver.solve(self.model)
-        counters = cpsat_counters(solver)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        def decode(solver: cp_model.CpSolver) -> dict:
             used = {e for arc_vars in self.arcs for e, v in arc_vars if solver.boolean_value(v)}
-            return Outcome(SOLVED, {"paths": paths_from_edges(self.grid, used)}, counters)
-        if status == cp_model.INFEASIBLE:
-            return Outcome(INFEASIBLE, None, counters)
-        return Outcome(TIMEOUT, None, counters, solver.status_name(status))
+            return {"paths": paths_from_edges(self.grid, used)}
+
+        return solve_cpsat(self.model, limits, decode)

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import grid_of, paths_from_edges
 from models.numberlink.encodings._flow_model import flow_model, used_edges
 from models.numberlink.rules import Board
-from models.solvers import cpsat_counters, cpsat_solver
+from models.solvers import solve_cpsat
 
 
 class FlowCpsat(Encoding):
@@ -39,13 +39,9 @@ class FlowCpsat(Encoding):
         return ModelSize(len(self.vars), len(lin.rows))
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cpsat_solver(limits)
-        status = solver.solve(self.model)
-        counters = cpsat_counters(solver)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        def decode(solver: cp_model.CpSolver) -> dict:
             values = [solver.value(v) for v in self.vars]
             used = used_edges(self.grid, self.lin, values)
-            return Outcome(SOLVED, {"paths": paths_from_edges(self.grid, used)}, counters)
-        if status == cp_model.INFEASIBLE:
-            return Outcome(INFEASIBLE, None, counters)
-        return Outcome(TIMEOUT, None, counters, solver.status_name(status))
+            return {"paths": paths_from_edges(self.grid, used)}
+
+        return solve_cpsat(self.model, limits, decode)

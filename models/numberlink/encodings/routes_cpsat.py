@@ -38,10 +38,10 @@ from typing import Any, ClassVar
 
 from ortools.sat.python import cp_model
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import grid_of, paths_from_edges, useless_edges
 from models.numberlink.rules import Board
-from models.solvers import cpsat_counters, cpsat_solver
+from models.solvers import solve_cpsat
 
 
 class RoutesCpsat(Encoding):
@@ -98,13 +98,9 @@ class RoutesCpsat(Encoding):
                 self.model.add(sum(lits) <= 3)
 
     def solve(self, limits: Limits) -> Outcome:
-        solver = cpsat_solver(limits)
-        solver.parameters.linearization_level = self.option("linearization_level")
-        status = solver.solve(self.model)
-        counters = cpsat_counters(solver)
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        def decode(solver: cp_model.CpSolver) -> dict:
             used = {e for e, lit in self.edge_arcs if solver.boolean_value(lit)}
-            return Outcome(SOLVED, {"paths": paths_from_edges(self.grid, used)}, counters)
-        if status == cp_model.INFEASIBLE:
-            return Outcome(INFEASIBLE, None, counters)
-        return Outcome(TIMEOUT, None, counters, solver.status_name(status))
+            return {"paths": paths_from_edges(self.grid, used)}
+
+        level = self.option("linearization_level")
+        return solve_cpsat(self.model, limits, decode, linearization_level=level)

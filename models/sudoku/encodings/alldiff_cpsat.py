@@ -5,7 +5,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
-from models.sudoku.encodings import _cpsat
+from models.solvers import solve_cpsat
 
 
 class AlldiffCpsat(Encoding):
@@ -32,7 +32,7 @@ class AlldiffCpsat(Encoding):
 
     def solve(self, limits: Limits) -> Outcome:
         cells = self.cells
-        return _cpsat.run(
+        return solve_cpsat(
             self.model,
             limits,
             lambda s: {"grid": [[int(s.value(v)) for v in row] for row in cells]},

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
-from models.sudoku.encodings import _cpsat
+from models.solvers import solve_cpsat
 
 
 class BoolCpsat(Encoding):
@@ -52,4 +52,4 @@ class BoolCpsat(Encoding):
             ]
             return {"grid": grid}
 
-        return _cpsat.run(self.model, limits, decode)
+        return solve_cpsat(self.model, limits, decode)
