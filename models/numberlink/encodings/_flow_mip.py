@@ -64,14 +64,13 @@ def _quiet_stdout():
 class FlowMip:
     """Builds the PuLP problem once; ``solve_with`` runs one back end on it."""
 
-    def __init__(
-        self, board: Board, blocks: bool = True, arcs: str = "coloured", order: str = "name"
-    ):
+    def __init__(self, board: Board, order: str = "name", **model_options):
         """``order`` is the column order the solver sees (PuLP sorts columns by name):
         "name" = alphabetical names, "arcs" = the arcs in the model's own row-major
-        order, then the colours, then the flows (CBC breaks branching ties by column)."""
+        order, then the colours, then the flows (CBC breaks branching ties by column).
+        ``model_options`` go to ``flow_model`` (one of ``VARIANTS``)."""
         self.grid: Grid = grid_of(board)
-        self.model: LinearModel = flow_model(self.grid, blocks=blocks, arcs=arcs)
+        self.model: LinearModel = flow_model(self.grid, **model_options)
         m = self.model
         names = list(m.names)
         if order == "arcs":

@@ -92,6 +92,17 @@ from models.numberlink.encodings._common import Grid, useless_edges
 
 Row = tuple[dict[int, float], str, float]  # coefficients, "<=" | ">=" | "==", rhs
 
+#: the measured alternatives above, by name, as the flow encodings' ``variant`` option
+#: (first = the model kept), so each figure can be rerun through the harness
+VARIANTS: dict[str, dict] = {
+    "base": {},
+    "colour-flow": {"commodity": "colour"},
+    "both-flows": {"commodity": "both"},
+    "tie": {"tie": True},
+    "flow-bounds": {"bounds": "ul"},
+    "no-blocks": {"blocks": False},
+}
+
 
 @dataclass
 class LinearModel:

@@ -4,11 +4,13 @@ so the comparison separates the formulation from the solver. Flows are integer h
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import grid_of, paths_from_edges
-from models.numberlink.encodings._flow_model import flow_model, used_edges
+from models.numberlink.encodings._flow_model import VARIANTS, flow_model, used_edges
 from models.numberlink.rules import Board
 from models.solvers import solve_cpsat
 
@@ -17,10 +19,11 @@ class FlowCpsat(Encoding):
     name = "flow-cpsat"
     puzzles = ("numberlink",)
     solver = "cp-sat"
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"variant": tuple(VARIANTS)}
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.grid = grid_of(instance)
-        lin = self.lin = flow_model(self.grid)
+        lin = self.lin = flow_model(self.grid, **VARIANTS[self.option("variant")])
         model = self.model = cp_model.CpModel()
         self.vars = [
             model.new_bool_var(name) if (integer and ub == 1) else model.new_int_var(lb, ub, name)

@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._flow_mip import CBC_OPTIONS, FlowMip
+from models.numberlink.encodings._flow_model import VARIANTS
 from models.numberlink.rules import Board
 
 
@@ -28,10 +29,12 @@ class FlowMipCbc(Encoding):
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
         "search": ("updepth", "default"),
         "order": ("arcs", "name"),
+        "variant": tuple(VARIANTS),
     }
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
-        self.mip = FlowMip(instance, order=self.option("order"))  # CBC breaks ties by column
+        variant = VARIANTS[self.option("variant")]
+        self.mip = FlowMip(instance, order=self.option("order"), **variant)
         return self.mip.size()
 
     def solve(self, limits: Limits) -> Outcome:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from models.base import Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._flow_mip import FlowMip
+from models.numberlink.encodings._flow_model import VARIANTS
 from models.numberlink.rules import Board
 
 
@@ -11,9 +14,10 @@ class FlowMipHighs(Encoding):
     name = "flow-mip-highs"
     puzzles = ("numberlink",)
     solver = "highs"
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"variant": tuple(VARIANTS)}
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
-        self.mip = FlowMip(instance)
+        self.mip = FlowMip(instance, **VARIANTS[self.option("variant")])
         return self.mip.size()
 
     def solve(self, limits: Limits) -> Outcome:
