@@ -27,6 +27,59 @@ def cbc_version() -> str:
     return f"cbc {cbc} (pulp {pulp.__version__})"
 
 
+def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], str]:
+    """Solve a PuLP problem with PuLP's bundled CBC binary and read CBC's own log.
+
+    Returns (status, counters, message); status is ``solved`` when PuLP holds an
+    integer point, ``infeasible`` only on CBC's proof, else ``timeout``. The log, not
+    PuLP's status word, decides: PuLP says "Optimal" for a run stopped on time with a
+    feasible point and "Infeasible" for some stopped runs. ``-threads 1`` would run
+    CBC's threaded code (another, slower search), so threads are only asked for above 1.
+    """
+    import os
+    import tempfile
+
+    import pulp
+
+    from models.base import INFEASIBLE, SOLVED, TIMEOUT
+
+    bundled = getattr(pulp.PULP_CBC_CMD, "pulp_cbc_path", None)
+    path = bundled if bundled and os.access(bundled, os.X_OK) else None  # else cbc on PATH
+    fd, log_path = tempfile.mkstemp(prefix="cbc-", suffix=".log")
+    os.close(fd)
+    try:
+        solver = pulp.COIN_CMD(
+            path=path,
+            msg=False,
+            timeLimit=limits.time_limit_s,
+            threads=limits.threads if limits.threads > 1 else None,
+            options=options,
+            logPath=log_path,
+        )
+        prob.solve(solver)
+        with open(log_path, encoding="utf-8", errors="replace") as fh:
+            log = fh.read()
+    finally:
+        os.unlink(log_path)
+    counters: dict[str, float] = {}
+    for key, pattern in (
+        ("nodes", r"Enumerated nodes:\s+(\d+)"),
+        ("lp_iterations", r"Total iterations:\s+(\d+)"),
+    ):
+        found = re.search(pattern, log)
+        if found:
+            counters[key] = float(found.group(1))
+    result = re.search(r"Result - (.*)", log)
+    message = result.group(1).strip() if result else "CBC gave no result line"
+    if prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+        return SOLVED, counters, message
+    proofs = ("Problem proven infeasible", "Problem is infeasible", "relaxation infeasible")
+    stopped_infeasible = prob.status == pulp.LpStatusInfeasible and "Stopped" not in log
+    if any(proof in log for proof in proofs) or stopped_infeasible:
+        return INFEASIBLE, counters, message
+    return TIMEOUT, counters, message
+
+
 def cpsat_solver(limits):
     """A CP-SAT solver honouring the run's time limit, seed and thread count."""
     from ortools.sat.python import cp_model

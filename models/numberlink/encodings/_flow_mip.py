@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
-import tempfile
-import warnings
 
 import pulp
 
@@ -23,6 +20,7 @@ from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import Grid, grid_of, paths_from_edges
 from models.numberlink.encodings._flow_model import LinearModel, flow_model, used_edges
 from models.numberlink.rules import Board
+from models.solvers import run_cbc
 
 SENSE = {"<=": pulp.LpConstraintLE, ">=": pulp.LpConstraintGE, "==": pulp.LpConstraintEQ}
 
@@ -128,39 +126,11 @@ class FlowMip:
 
     def solve_cbc(self, limits: Limits, search: list[str] = CBC_OPTIONS) -> Outcome:
         """``search``: CBC options after the seed (``[]`` leaves CBC's defaults)."""
-        fd, log_path = tempfile.mkstemp(prefix="nl_cbc_", suffix=".log")
-        os.close(fd)
-        try:
-            with warnings.catch_warnings():  # PuLP 3.3 deprecates its bundled CBC
-                warnings.simplefilter("ignore", DeprecationWarning)
-                solver = pulp.PULP_CBC_CMD(
-                    msg=False,
-                    timeLimit=limits.time_limit_s,
-                    # "-threads 1" runs CBC's threaded code with one thread: another
-                    # (here slower) search than the serial default, so only ask for >1
-                    threads=limits.threads if limits.threads > 1 else None,
-                    options=[f"randomCbcSeed {limits.seed + 1}", *search],
-                    logPath=log_path,
-                )
-            self.prob.solve(solver)
-            with open(log_path, encoding="utf-8", errors="replace") as fh:
-                log = fh.read()
-        finally:
-            os.unlink(log_path)
-        counters = {}
-        for key, pattern in (
-            ("nodes", r"Enumerated nodes:\s+(\d+)"),
-            ("lp_iterations", r"Total iterations:\s+(\d+)"),
-        ):
-            found = re.search(pattern, log)
-            if found:
-                counters[key] = float(found.group(1))
-        solved = self.prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-        solution = self.solution() if solved else None
+        options = [f"randomCbcSeed {limits.seed + 1}", *search]
+        status, counters, message = run_cbc(self.prob, limits, options)
+        solution = self.solution() if status == SOLVED else None
         if solution is not None:
             return Outcome(SOLVED, solution, counters)
-        proofs = ("Problem proven infeasible", "Problem is infeasible", "relaxation infeasible")
-        if any(proof in log for proof in proofs):
+        if status == INFEASIBLE:
             return Outcome(INFEASIBLE, None, counters)
-        result = re.search(r"Result - (.*)", log)
-        return Outcome(TIMEOUT, None, counters, result.group(1) if result else "no result line")
+        return Outcome(TIMEOUT, None, counters, message)
