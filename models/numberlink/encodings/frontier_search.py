@@ -88,7 +88,8 @@ class FrontierSearchEncoding(Encoding):
             restart=self.option("restart"),
         )
         # nothing to build: the size recorded is the board's cells and edges
-        return ModelSize(n_vars=rows * cols, n_constraints=len(grid_of(instance).edges))
+        self.grid = grid_of(instance)  # also maps the found edges back to paths
+        return ModelSize(n_vars=rows * cols, n_constraints=len(self.grid.edges))
 
     def solve(self, limits: Limits) -> Outcome:
         deadline = None
@@ -116,7 +117,7 @@ class FrontierSearchEncoding(Encoding):
 
     def _paths(self) -> dict[str, list[list[int]]]:
         """The chosen edges, mapped back to the board's orientation, walked end to end."""
-        grid = grid_of(self.board)
+        grid = self.grid
         index = {edge: i for i, edge in enumerate(grid.edges)}
         s, cols = self.search, self.board.cols
         used = []
