@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from models import registry
+from models import registry, solvers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 #: distributions whose versions every environment records
@@ -104,7 +104,7 @@ def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
 @cache
 def solver_version(cls: type) -> str:
     try:
-        return str(cls.solver_version())
+        return str(solvers.encoding_version(cls))
     except Exception as err:  # a broken version probe must not stop a sweep
         return f"unknown ({type(err).__name__})"
 

@@ -13,7 +13,6 @@ becomes ``wrong`` (stored at once, updated in place if the solution arrives late
 from __future__ import annotations
 
 import contextlib
-import gc
 import json
 import os
 import secrets
@@ -33,8 +32,6 @@ from models.base import INFEASIBLE, SOLVED, WRONG
 
 #: stored solutions larger than this (JSON characters) are dropped from the record
 MAX_SOLUTION_CHARS = 200_000
-#: modules imported in the parent before the first fork, so no run pays for them
-WARM_MODULES = ("ortools.sat.python.cp_model", "z3", "pulp", "highspy", "pysat.solvers")
 
 
 def new_run_id() -> str:
@@ -44,18 +41,6 @@ def new_run_id() -> str:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def warm_up() -> None:
-    """Import every encoding and the usual solver modules once, before any fork."""
-    registry.encodings()
-    for name in WARM_MODULES:
-        try:
-            __import__(name)
-        except ImportError:
-            continue
-    gc.collect()
-    gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
 
 
 class Sweep:

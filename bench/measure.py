@@ -54,6 +54,22 @@ READY = b"R"
 _LENGTH = struct.Struct("<Qd")
 
 
+#: modules imported in the parent before the first fork, so no run pays for them
+WARM_MODULES = ("ortools.sat.python.cp_model", "z3", "pulp", "highspy", "pysat.solvers")
+
+
+def warm_up() -> None:
+    """Import every encoding and the usual solver modules once, before any fork."""
+    registry.encodings()
+    for name in WARM_MODULES:
+        try:
+            __import__(name)
+        except ImportError:
+            continue
+    gc.collect()
+    gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
+
+
 @dataclass(frozen=True)
 class RunTask:
     """Everything a single run needs; picklable so it can travel to a Dask worker."""

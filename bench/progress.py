@@ -25,7 +25,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from bench import stats
+from bench.analysis import stats
 from bench.record import RunRecord
 from bench.suites import PlannedRun
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG

@@ -113,8 +113,7 @@ def _now() -> str:
 
 def main() -> int:
     """Helper process: one task (JSON) per stdin line, one Measurement per stdout line."""
-    from bench.execute import warm_up
-    from bench.measure import RunTask, run_isolated
+    from bench.measure import RunTask, run_isolated, warm_up
 
     warm_up()
     host = socket.gethostname()

@@ -101,10 +101,9 @@ class Encoding(ABC):
 
     @classmethod
     def solver_version(cls) -> str:
-        """Version string of the solver library (recorded with every run); references override it."""
-        from models.solvers import version
-
-        return version(cls.solver)
+        """A reference algorithm's own version; empty for solver encodings, whose version
+        comes from the solver table (``models.solvers.encoding_version``)."""
+        return ""
 
     @abstractmethod
     def build(self, instance: Any, limits: Limits) -> ModelSize:

@@ -143,4 +143,12 @@ def version(solver: str) -> str:
     packages = {"cp-sat": "ortools", "z3": "z3-solver", "highs": "highspy", "pysat": "python-sat"}
     if solver in packages:
         return f"{packages[solver]} {installed(packages[solver])}"
-    raise ValueError(f"no version known for solver {solver!r}: override solver_version()")
+    raise ValueError(
+        f"no version known for solver {solver!r}: a reference overrides solver_version()"
+    )
+
+
+def encoding_version(encoding_cls: type) -> str:
+    """What a run records as ``solver_version``: a reference algorithm's own version, else
+    the version of the solver the encoding names."""
+    return encoding_cls.solver_version() or version(encoding_cls.solver)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from bench.compare import compare_runs
+from bench.analysis.compare import compare_runs
 from bench.record import RunRecord
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bench.measure import RunTask, run_isolated
-from models import registry
+from models import registry, solvers
 from models.base import INFEASIBLE, SOLVED, TIMEOUT
 
 LIMIT_S = 30.0
@@ -50,6 +50,6 @@ def test_encoding_never_solves_infeasible_instance(puzzle: str, encoding: str, s
 def test_every_encoding_reports_its_solver_and_version() -> None:
     for puzzle, encodings in registry.encodings().items():
         for name, cls in encodings.items():
-            version = cls.solver_version()
+            version = solvers.encoding_version(cls)
             assert isinstance(version, str) and version.strip(), f"{puzzle}/{name}"
             assert cls.solver, f"{puzzle}/{name} names no solver"

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 import bench
-from bench import stats, store
+from bench import store
+from bench.analysis import stats
 from bench.record import FIELD_NAMES, RunRecord
 
 

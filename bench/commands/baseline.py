@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bench.sources import load_source, save_baseline
+from bench.analysis.sources import load_source, save_baseline
 from bench.store import DEFAULT_STORE
 
 

@@ -14,8 +14,8 @@ import argparse
 from rich.console import Console
 from rich.table import Table
 
-from bench.compare import compare_runs
-from bench.sources import calibration, load_source
+from bench.analysis.compare import compare_runs
+from bench.analysis.sources import calibration, load_source
 from bench.store import DEFAULT_STORE
 
 

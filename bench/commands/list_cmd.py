@@ -8,6 +8,7 @@ import json
 from rich.console import Console
 from rich.table import Table
 
+from bench.environment import solver_version
 from bench.suites_dir import suite_names
 from models import registry
 
@@ -34,7 +35,7 @@ def main(args: argparse.Namespace) -> int:
             options = "; ".join(
                 f"{k}: {'|'.join(map(str, v))}" for k, v in cls.option_choices.items()
             )
-            out.add_row(puzzle, name, kind, cls.solver_version(), options)
+            out.add_row(puzzle, name, kind, solver_version(cls), options)
     console = Console()
     console.print(out)
     console.print("suites: " + ", ".join(suite_names()))

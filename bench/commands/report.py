@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.sources import load_source
+from bench.analysis.sources import load_source
 from bench.store import DEFAULT_STORE
 
 
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from bench.report import write_report  # matplotlib: paid only by this command
+    from bench.analysis.report import write_report  # matplotlib: paid only by this command
 
     sources = [load_source(text, args.store) for text in args.runs]
     runs = pd.concat([s.runs for s in sources], ignore_index=True)

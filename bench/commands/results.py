@@ -23,9 +23,9 @@ from rich.console import Console
 from rich.table import Table
 
 from bench import store
+from bench.analysis.stats import ANSWERED, run_time
 from bench.cli import BenchUsageError
 from bench.record import FIELD_NAMES, JSON_FIELDS
-from bench.stats import ANSWERED, run_time
 
 FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark")
 RESULTS_FORMAT = "puzzle-bench-results/1"

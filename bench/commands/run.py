@@ -22,7 +22,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bench import environment, execute, store, suites
+from bench import environment, execute, measure, store, suites
 from bench.cli import BenchUsageError
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
@@ -70,7 +70,7 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--time-limit must be positive")
     if args.executor == "dask" and not args.scheduler:
         raise BenchUsageError("--executor dask needs --scheduler ADDR")
-    execute.warm_up()
+    measure.warm_up()
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table

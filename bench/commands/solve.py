@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 
+from bench.environment import solver_version
 from bench.measure import RunTask, run_isolated
 from bench.options import parse_options
 from models import registry
@@ -82,7 +83,7 @@ def main(args: argparse.Namespace) -> int:
             "encoding": args.encoding,
             "options": options,
             "solver": encoding_cls.solver,
-            "solver_version": encoding_cls.solver_version(),
+            "solver_version": solver_version(encoding_cls),
             "status": result.status,
             "verified": result.verified,
             "solution": result.solution,

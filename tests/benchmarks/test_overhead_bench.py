@@ -12,8 +12,7 @@ import statistics
 
 import pytest
 
-from bench.execute import warm_up
-from bench.measure import RunTask, prepare, run_isolated
+from bench.measure import RunTask, prepare, run_isolated, warm_up
 from tests.stubs import stubs  # noqa: F401  (fixture)
 
 RUNS = 40

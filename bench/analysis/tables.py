@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.stats import ANSWERED, run_time
+from bench.analysis.stats import ANSWERED, run_time
 
 
 def config_label(

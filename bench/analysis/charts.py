@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from bench.tables import ANSWERED, size_cells
+from bench.analysis.tables import ANSWERED, size_cells
 
 MARKERS = "osD^vP*Xh<>p"
 

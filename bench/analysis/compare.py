@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from bench.tables import ANSWERED, with_config
+from bench.analysis.tables import ANSWERED, with_config
 
 #: counters that are repeatable at a fixed seed with one thread (DESIGN.md, solver facts)
 DETERMINISTIC_COUNTERS = (

@@ -19,8 +19,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from bench import charts
-from bench.tables import ANSWERED, per_instance, size_cells, summary, with_config
+from bench.analysis import charts
+from bench.analysis.tables import ANSWERED, per_instance, size_cells, summary, with_config
 
 BOARDS_PER_PUZZLE = 2
 
