@@ -100,6 +100,7 @@ class Sweep:
             status=result.status,
             verified=result.verified,
             build_s=result.build_s,
+            build_cpu_s=result.build_cpu_s,
             solve_s=result.solve_s,
             wall_s=result.wall_s,
             cpu_s=result.cpu_s,

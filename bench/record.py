@@ -35,6 +35,7 @@ class RunRecord:
     status: str = ""
     verified: bool = False
     build_s: float | None = None
+    build_cpu_s: float | None = None  # CPU time of the build (the run's process, all threads)
     solve_s: float | None = None
     wall_s: float | None = None
     cpu_s: float | None = None
