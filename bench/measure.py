@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bench import procs
-from models import registry
+from models import registry, solvers
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limits
 
 #: how long after the time limit the parent kills a run that did not stop by itself
@@ -54,14 +54,10 @@ READY = b"R"
 _LENGTH = struct.Struct("<Qd")
 
 
-#: modules imported in the parent before the first fork, so no run pays for them
-WARM_MODULES = ("ortools.sat.python.cp_model", "z3", "pulp", "highspy", "pysat.solvers")
-
-
 def warm_up() -> None:
     """Import every encoding and the usual solver modules once, before any fork."""
     registry.encodings()
-    for name in WARM_MODULES:
+    for name in (m for solver in solvers.SOLVERS.values() for m in solver.warm_modules):
         try:
             __import__(name)
         except ImportError:
@@ -339,7 +335,9 @@ def _run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, A
         instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
     )
     t1, c1 = time.perf_counter(), time.process_time()
-    report.update(build_s=t1 - t0, build_cpu_s=c1 - c0, n_vars=size.n_vars, n_constraints=size.n_constraints)
+    report.update(
+        build_s=t1 - t0, build_cpu_s=c1 - c0, n_vars=size.n_vars, n_constraints=size.n_constraints
+    )
     remaining = None if task.time_limit_s is None else max(0.001, task.time_limit_s - (t1 - t0))
     outcome = encoding.solve(Limits(remaining, task.seed, task.threads, task.options))
     report["solve_s"] = time.perf_counter() - t1

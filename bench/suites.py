@@ -157,9 +157,16 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
         text=text,
         sha256=loader.digest.hexdigest(),
         description=loader.description,
-        runs=runs,
+        runs=in_rounds(runs),
         instances=instances,
     )
+
+
+def in_rounds(runs: list[PlannedRun]) -> list[PlannedRun]:
+    """Every first repeat, then every second one, ...: a burst of load on the machine then
+    hits one repeat of many cases, not every repeat of one, so the spread of a case's
+    repeats shows the machine's noise (the order within a round is the suite's)."""
+    return sorted(runs, key=lambda run: run.repeat)
 
 
 class _Loader:
@@ -360,7 +367,7 @@ def narrow(
         runs = [replace(r, time_limit_s=float(time_limit_s)) for r in runs]
     if repeats is not None:
         firsts = _unique([replace(r, repeat=0) for r in runs])
-        runs = [replace(r, repeat=i) for r in firsts for i in range(repeats)]
+        runs = in_rounds([replace(r, repeat=i) for r in firsts for i in range(repeats)])
     return runs
 
 

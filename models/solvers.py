@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 import subprocess
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 
 @cache
@@ -134,15 +137,104 @@ def z3_counters(solver) -> dict[str, float]:
     return out
 
 
+@dataclass(frozen=True)
+class Solver:
+    """What the harness knows about one solver, by the name encodings give it (``Encoding.solver``).
+
+    ``effort`` names the counters that measure the solver's work (not its clock or
+    memory); they repeat exactly at a fixed seed under the settings ``repeats_when``
+    accepts (thread count, the run's options). ``bench compare`` judges solve work by them
+    where they are declared or shown to repeat, and by time otherwise.
+    """
+
+    name: str
+    package: str  # the distribution whose version a run records ("" for plain Python)
+    warm_modules: tuple[str, ...] = ()  # imported by the forking parent before any run
+    effort: tuple[str, ...] = ()
+    repeats_when: Callable[[int, Mapping[str, Any]], bool] = lambda threads, options: True
+    note: str = ""
+
+
+def _one_thread(threads: int, options: Mapping[str, Any]) -> bool:
+    return threads == 1
+
+
+def _z3_simple_solver(threads: int, options: Mapping[str, Any]) -> bool:
+    return threads == 1 and options.get("z3_solver", "SimpleSolver") == "SimpleSolver"
+
+
+SOLVERS: dict[str, Solver] = {
+    s.name: s
+    for s in (
+        Solver(
+            "cp-sat",
+            "ortools",
+            ("ortools.sat.python.cp_model",),
+            ("deterministic_time", "conflicts", "branches"),
+            _one_thread,
+            "with one worker only (num_workers = 1)",
+        ),
+        Solver(
+            "z3",
+            "z3-solver",
+            ("z3",),
+            ("rlimit_count", "conflicts", "decisions", "propagations"),
+            _z3_simple_solver,
+            "with z3.SimpleSolver(); z3.Solver() varies its rlimit count run to run",
+        ),
+        Solver(
+            "pysat",
+            "python-sat",
+            ("pysat.solvers",),
+            ("conflicts", "decisions", "propagations", "restarts", "rounds"),
+            note="always (sequential CDCL)",
+        ),
+        Solver(
+            "cbc",
+            "PuLP",
+            ("pulp",),
+            ("nodes", "lp_iterations"),
+            _one_thread,
+            "with one thread",
+        ),
+        Solver(
+            "highs",
+            "highspy",
+            ("highspy",),
+            ("nodes", "lp_iterations"),
+            _one_thread,
+            "with one thread",
+        ),
+        Solver(
+            "python", "", (), ("nodes", "backtracks"), note="reference algorithms: deterministic"
+        ),
+    )
+}
+
+
+def effort_counters(solver: str) -> tuple[str, ...]:
+    """The counters that measure a solver's work (empty for an unknown solver)."""
+    known = SOLVERS.get(solver)
+    return known.effort if known else ()
+
+
+def repeatable_counters(solver: str, threads: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The effort counters of a run that repeat exactly under these settings (empty if none)."""
+    known = SOLVERS.get(solver)
+    if known is None or not known.repeats_when(int(threads), options or {}):
+        return ()
+    return known.effort
+
+
 def version(solver: str) -> str:
     """The version of a solver by the name encodings give it (``Encoding.solver``)."""
     from importlib.metadata import version as installed
 
     if solver == "cbc":
         return cbc_version()
-    packages = {"cp-sat": "ortools", "z3": "z3-solver", "highs": "highspy", "pysat": "python-sat"}
-    if solver in packages:
-        return f"{packages[solver]} {installed(packages[solver])}"
+    known = SOLVERS.get(solver)
+    if known is not None and known.package:
+        return f"{known.package} {installed(known.package)}"
     raise ValueError(
         f"no version known for solver {solver!r}: a reference overrides solver_version()"
     )

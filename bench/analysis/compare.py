@@ -1,18 +1,28 @@
 """Line up a baseline and a current set of runs and say what got slower, faster, or broke.
 
-Rules (after BenchExec and asv):
-- the same (puzzle, instance, configuration) is compared; new and missing cases are listed;
-- a status change from answered to unanswered, or to ``wrong``, is a regression; an
-  unchanged status, two timeouts, or a now-correct answer is not;
-- deterministic counters (CP-SAT deterministic time, conflicts, Z3 rlimit, SAT
-  conflicts, MIP nodes...) of answered single-thread runs are compared directly: they
-  carry no noise, so any change beyond the threshold is real;
-- when those counters repeat and did not move, the work was the same and a time
-  difference is the machine's, so it is not flagged;
-- otherwise times are compared as a ratio of medians with a bootstrap interval over the
-  repeats, flagged only when the whole interval lies beyond the threshold and the
-  medians differ by at least MIN_TIME_DIFF_S; times from different hosts are first
-  divided by each run's calibration figure.
+Each (puzzle, instance, configuration) gives one *solve* row; each (puzzle, configuration)
+gives one *build* row pooled over its instances. The rules (after BenchExec and asv):
+
+- New and missing cases are listed. An edited instance file is "changed", never compared.
+- Status: ``wrong`` is always a regression; answered -> unanswered is a regression; an
+  unchanged status, two timeouts, or a now-correct answer is not.
+- A different solver version on the two sides makes a case "not comparable" (the versions
+  are printed): its counters and times measure another program. ``across_versions``
+  compares anyway, by time only, with times scaled by the machines' calibration figures.
+- Solve work is judged by the solver's effort counters where they repeat: declared
+  repeatable for the run's settings in the solver table (``models.solvers.SOLVERS``), or
+  shown repeatable by at least two repeats with identical values on each side. A counter
+  that moved beyond ``threshold`` is a regression (or an improvement); unchanged counters
+  mean the same work, whatever the clock said.
+- Elsewhere, and always for the build (the project's own Python, which counters never
+  see), times decide: a ratio of medians with a 95 % bootstrap interval, flagged only
+  when the whole interval lies beyond ``time_threshold`` and the medians differ by at
+  least a floor. Times are CPU seconds (``build_cpu_s``; ``cpu_s - build_cpu_s`` for the
+  solve), which a second process on the machine disturbs far less than wall time. The
+  build is pooled per configuration (geometric mean over instances, bootstrapped over
+  instances and repeats): a change to an encoding's model building shows on all of them.
+- Times from different machines (another CPU model or core count) are "not comparable"
+  unless calibration figures are given to scale them.
 Pure pandas and numpy: no solver is imported.
 """
 
@@ -24,69 +34,109 @@ import numpy as np
 import pandas as pd
 
 from bench.analysis.tables import ANSWERED, with_config
+from models.solvers import effort_counters, repeatable_counters
 
-#: counters that are repeatable at a fixed seed with one thread (DESIGN.md, solver facts)
-DETERMINISTIC_COUNTERS = (
-    "deterministic_time",
-    "conflicts",
-    "branches",
-    "decisions",
-    "propagations",
-    "rlimit_count",
-    "nodes",
-    "lp_iterations",
-    "rounds",
-)
 KEY = ["puzzle", "instance", "config"]
-#: differences of median time below this are never flagged: two identical `ci` sweeps on
-#: one 2-core machine differed by up to 2.2x on 5-60 ms solves (the work, by the
-#: counters, was identical)
-MIN_TIME_DIFF_S = 0.05
+COLUMNS = [
+    *KEY,
+    "aspect",
+    "base_status",
+    "cur_status",
+    "base",
+    "cur",
+    "ratio",
+    "ratio_low",
+    "ratio_high",
+    "verdict",
+    "reason",
+]
+VERDICTS = ("regression", "not comparable", "changed", "missing", "new", "improvement", "same")
+#: default slowdown of a deterministic counter that counts as a regression
+COUNTER_THRESHOLD = 0.10
+#: default slowdown of a time (the whole 95 % interval beyond it) that counts as a regression
+TIME_THRESHOLD = 0.25
+#: solve medians closer than this (CPU seconds) are never flagged
+MIN_SOLVE_DIFF_S = 0.05
+#: instances whose median build takes less CPU than this are left out of the pooled build
+MIN_BUILD_S = 0.002
 BOOTSTRAP_SAMPLES = 2000
 
 
 @dataclass(frozen=True)
 class Verdicts:
-    table: pd.DataFrame  # one row per case: statuses, medians, ratio and interval, verdict, reason
+    table: pd.DataFrame  # COLUMNS: one row per solve case and per configuration's build
 
     @property
     def regressions(self) -> pd.DataFrame:
         return self.table[self.table["verdict"] == "regression"]
 
+    def counts(self) -> dict[str, int]:
+        return {k: int(v) for k, v in self.table["verdict"].value_counts().items()}
+
 
 def compare_runs(
     baseline: pd.DataFrame,
     current: pd.DataFrame,
-    threshold: float = 0.10,
+    threshold: float = COUNTER_THRESHOLD,
+    time_threshold: float = TIME_THRESHOLD,
     calibration: tuple[float | None, float | None] = (None, None),
+    times_comparable: bool = True,
+    across_versions: bool = False,
 ) -> Verdicts:
-    """Compare two run tables (RunRecord columns); ``calibration`` = (baseline, current) figures."""
+    """Compare two run tables (RunRecord columns).
+
+    ``calibration`` = (baseline, current) figures scale times from two machines;
+    ``times_comparable=False`` says the machines differ and no scaling was asked for.
+    """
+    rules = _Rules(threshold, time_threshold, times_comparable, across_versions)
     base, cur = _normalised(baseline, calibration[0]), _normalised(current, calibration[1])
-    base_groups = dict(list(base.groupby(KEY)))
-    cur_groups = dict(list(cur.groupby(KEY)))
-    floor = MIN_TIME_DIFF_S / calibration[0] if calibration[0] else MIN_TIME_DIFF_S  # same units
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
+    base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
     for key in sorted(set(base_groups) | set(cur_groups)):
-        row = dict(zip(KEY, key, strict=True))
+        row = dict(zip(KEY, key, strict=True), aspect="solve")
         if key not in cur_groups:
             rows.append({**row, "verdict": "missing", "reason": "in the baseline only"})
-            continue
-        if key not in base_groups:
+        elif key not in base_groups:
             rows.append({**row, "verdict": "new", "reason": "in the current runs only"})
-            continue
-        case = _compare_case(base_groups[key], cur_groups[key], threshold, floor, rng)
-        rows.append({**row, **case})
-    columns = [*KEY, "base_status", "cur_status", "base_median_s", "cur_median_s", "ratio",
-               "ratio_low", "ratio_high", "verdict", "reason"]  # fmt: skip
-    return Verdicts(pd.DataFrame(rows).reindex(columns=columns))
+        else:
+            rows.append({**row, **rules.solve(base_groups[key], cur_groups[key], rng)})
+    both = set(base_groups) & set(cur_groups)
+    for puzzle, config in sorted({(p, c) for p, _, c in both}):
+        pairs = [
+            (base_groups[k], cur_groups[k]) for k in sorted(both) if k[::2] == (puzzle, config)
+        ]
+        rows.append(
+            {
+                "puzzle": puzzle,
+                "instance": f"(build, {len(pairs)} instances)",
+                "config": config,
+                "aspect": "build",
+                **rules.build(pairs, rng),
+            }
+        )
+    return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
 
 
 def _normalised(runs: pd.DataFrame, calibration_s: float | None) -> pd.DataFrame:
+    """Add ``config``, ``build_t`` and ``solve_t`` (CPU seconds, or wall where CPU is missing)."""
     runs = with_config(runs)
+    build_cpu = _column(runs, "build_cpu_s")
+    build_wall = _column(runs, "build_s")
+    solve_cpu = _column(runs, "cpu_s") - build_cpu
+    runs["build_t"] = build_cpu.where(build_cpu.notna(), build_wall)
+    runs["solve_t"] = solve_cpu.where(solve_cpu.notna(), _column(runs, "solve_s"))
+    runs.loc[~runs["status"].isin(ANSWERED), "solve_t"] = np.nan
     if calibration_s:
-        runs["time_s"] = runs["time_s"] / calibration_s
+        runs["build_t"] = runs["build_t"] / calibration_s
+        runs["solve_t"] = runs["solve_t"] / calibration_s
     return runs
+
+
+def _column(runs: pd.DataFrame, name: str) -> pd.Series:
+    if name not in runs:
+        return pd.Series(np.nan, index=runs.index)
+    return pd.to_numeric(runs[name], errors="coerce").astype(float)
 
 
 def _status(group: pd.DataFrame) -> str:
@@ -95,51 +145,161 @@ def _status(group: pd.DataFrame) -> str:
     return str(group["status"].mode().iloc[0])
 
 
-def _compare_case(
-    base: pd.DataFrame, cur: pd.DataFrame, threshold: float, floor: float, rng
-) -> dict:
-    b_status, c_status = _status(base), _status(cur)
-    out = {"base_status": b_status, "cur_status": c_status}
-    b_times, c_times = base["time_s"].dropna().to_numpy(), cur["time_s"].dropna().to_numpy()
-    if len(b_times) and len(c_times):
-        ratio, low, high = _ratio_interval(b_times, c_times, rng)
-        out.update(
-            base_median_s=float(np.median(b_times)),
-            cur_median_s=float(np.median(c_times)),
-            ratio=ratio,
-            ratio_low=low,
-            ratio_high=high,
-        )
-    hashes = [
-        set(h for h in runs.get("instance_hash", pd.Series(dtype=str)).dropna() if h)
-        for runs in (base, cur)
-    ]
-    if hashes[0] and hashes[1] and hashes[0] != hashes[1]:
-        return {**out, "verdict": "changed", "reason": "instance file changed: not comparable"}
-    if c_status == "wrong" and b_status != "wrong":
-        return {**out, "verdict": "regression", "reason": "answer now wrong"}
-    if b_status in ANSWERED and c_status not in ANSWERED:
-        return {**out, "verdict": "regression", "reason": f"{b_status} -> {c_status}"}
-    if b_status not in ANSWERED and c_status in ANSWERED:
-        return {**out, "verdict": "improvement", "reason": f"{b_status} -> {c_status}"}
-    if b_status != c_status:
-        return {**out, "verdict": "changed", "reason": f"{b_status} -> {c_status}"}
-    if b_status not in ANSWERED:
-        return {**out, "verdict": "same", "reason": f"{b_status} both"}
-    counter, repeatable = _counter_change(base, cur, threshold)
-    if counter is not None:
-        name, ratio = counter
-        verdict = "regression" if ratio > 1 else "improvement"
-        return {**out, "verdict": verdict, "reason": f"counter {name} x{ratio:.3g}"}
-    if repeatable:
-        return {**out, "verdict": "same", "reason": "same work: deterministic counters unchanged"}
-    if "ratio" not in out or abs(out["cur_median_s"] - out["base_median_s"]) < floor:
-        return {**out, "verdict": "same", "reason": "within noise"}
-    if out["ratio_low"] > 1 + threshold:
-        return {**out, "verdict": "regression", "reason": f"time x{out['ratio']:.3g}"}
-    if out["ratio_high"] < 1 / (1 + threshold):
-        return {**out, "verdict": "improvement", "reason": f"time x{out['ratio']:.3g}"}
-    return {**out, "verdict": "same", "reason": "within noise"}
+def _values(group: pd.DataFrame, column: str) -> set[str]:
+    return {str(v) for v in group.get(column, pd.Series(dtype=str)).dropna() if v != ""}
+
+
+@dataclass(frozen=True)
+class _Rules:
+    threshold: float
+    time_threshold: float
+    times_comparable: bool
+    across_versions: bool
+
+    def solve(self, base: pd.DataFrame, cur: pd.DataFrame, rng) -> dict:
+        b_status, c_status = _status(base), _status(cur)
+        out = {"base_status": b_status, "cur_status": c_status}
+        hashes = _values(base, "instance_hash"), _values(cur, "instance_hash")
+        if hashes[0] and hashes[1] and hashes[0] != hashes[1]:
+            return {**out, "verdict": "changed", "reason": "instance file changed: not comparable"}
+        if c_status == "wrong" and b_status != "wrong":
+            return {**out, "verdict": "regression", "reason": "answer now wrong"}
+        versions = _values(base, "solver_version"), _values(cur, "solver_version")
+        other_version = versions[0] != versions[1] and all(versions)
+        if other_version and not self.across_versions:
+            change = f"{', '.join(sorted(versions[0]))} -> {', '.join(sorted(versions[1]))}"
+            return {**out, "verdict": "not comparable", "reason": f"solver version {change}"}
+        note = _edit_note(base, cur)
+        if b_status in ANSWERED and c_status not in ANSWERED:
+            return {**out, "verdict": "regression", "reason": f"{b_status} -> {c_status}{note}"}
+        if b_status not in ANSWERED and c_status in ANSWERED:
+            return {**out, "verdict": "improvement", "reason": f"{b_status} -> {c_status}{note}"}
+        if b_status != c_status:
+            return {**out, "verdict": "changed", "reason": f"{b_status} -> {c_status}{note}"}
+        if b_status not in ANSWERED:
+            return {**out, "verdict": "same", "reason": f"{b_status} both"}
+        if not other_version:
+            judged = self._by_counters(base, cur)
+            if judged is not None:
+                return {**out, **judged, "reason": judged["reason"] + note}
+        judged = self._by_time(base["solve_t"], cur["solve_t"], MIN_SOLVE_DIFF_S, rng, "solve")
+        return {**out, **judged, "reason": judged["reason"] + note}
+
+    def build(self, pairs: list[tuple[pd.DataFrame, pd.DataFrame]], rng) -> dict:
+        if not self.times_comparable:
+            return {"verdict": "not comparable", "reason": "build times from another machine"}
+        samples = [
+            (b, c)
+            for b, c in (
+                (b["build_t"].dropna().to_numpy(), c["build_t"].dropna().to_numpy())
+                for b, c in pairs
+            )
+            if len(b) and len(c) and np.median(b) >= MIN_BUILD_S
+        ]
+        if not samples:
+            return {"verdict": "same", "reason": f"every build under {MIN_BUILD_S * 1000:g} ms"}
+        ratio, low, high = _pooled_ratio(samples, rng)
+        base_total = float(sum(np.median(b) for b, _ in samples))
+        cur_total = float(sum(np.median(c) for _, c in samples))
+        out = {
+            "base": base_total,
+            "cur": cur_total,
+            "ratio": ratio,
+            "ratio_low": low,
+            "ratio_high": high,
+        }
+        return {**out, **self._time_verdict(ratio, low, high, "build CPU time")}
+
+    def _by_counters(self, base: pd.DataFrame, cur: pd.DataFrame) -> dict | None:
+        names = _repeatable(base) & _repeatable(cur)
+        worst: tuple[str, float, float, float] | None = None
+        for name in sorted(names):
+            b, c = _counter_total(base, name), _counter_total(cur, name)
+            ratio = (c + 1e-9) / (b + 1e-9)
+            if worst is None or abs(np.log(ratio)) > abs(np.log(worst[1])):
+                worst = (name, ratio, b, c)
+        if worst is None:
+            return None
+        name, ratio, b, c = worst
+        out = {"base": b, "cur": c, "ratio": ratio, "ratio_low": ratio, "ratio_high": ratio}
+        if ratio > 1 + self.threshold:
+            return {**out, "verdict": "regression", "reason": f"counter {name} x{ratio:.3g}"}
+        if ratio < 1 / (1 + self.threshold):
+            return {**out, "verdict": "improvement", "reason": f"counter {name} x{ratio:.3g}"}
+        return {**out, "verdict": "same", "reason": "same work: repeatable counters unchanged"}
+
+    def _by_time(self, base: pd.Series, cur: pd.Series, floor: float, rng, what: str) -> dict:
+        b, c = base.dropna().to_numpy(), cur.dropna().to_numpy()
+        if not (len(b) and len(c)):
+            return {"verdict": "same", "reason": f"no {what} times"}
+        if not self.times_comparable:
+            return {"verdict": "not comparable", "reason": f"{what} times from another machine"}
+        ratio, low, high = _ratio_interval(b, c, rng)
+        out = {
+            "base": float(np.median(b)),
+            "cur": float(np.median(c)),
+            "ratio": ratio,
+            "ratio_low": low,
+            "ratio_high": high,
+        }
+        if abs(out["cur"] - out["base"]) < floor:
+            return {**out, "verdict": "same", "reason": f"{what} time within the noise floor"}
+        return {**out, **self._time_verdict(ratio, low, high, f"{what} CPU time")}
+
+    def _time_verdict(self, ratio: float, low: float, high: float, what: str) -> dict:
+        if low > 1 + self.time_threshold:
+            return {"verdict": "regression", "reason": f"{what} x{ratio:.3g}"}
+        if high < 1 / (1 + self.time_threshold):
+            return {"verdict": "improvement", "reason": f"{what} x{ratio:.3g}"}
+        return {"verdict": "same", "reason": f"{what} within noise"}
+
+
+def _edit_note(base: pd.DataFrame, cur: pd.DataFrame) -> str:
+    hashes = _values(base, "encoding_hash"), _values(cur, "encoding_hash")
+    return " (encoding source changed)" if all(hashes) and hashes[0] != hashes[1] else ""
+
+
+def _repeatable(runs: pd.DataFrame) -> set[str]:
+    """Effort counters of these runs that repeat: declared so for their settings in the
+    solver table, or shown by two or more runs of one seed with identical values. A
+    counter that varied anyway is never trusted; clocks and memory never count."""
+    values: dict[str, dict[int, set]] = {}
+    for seed, counters in zip(runs["seed"], runs["counters"], strict=True):
+        for name, value in (counters if isinstance(counters, dict) else {}).items():
+            values.setdefault(name, {}).setdefault(int(seed), set()).add(value)
+    declared: set[str] = set()
+    effort: set[str] = set()
+    for solver, threads, options in zip(
+        runs["solver"], runs["threads"], runs["options"], strict=True
+    ):
+        declared |= set(repeatable_counters(str(solver), int(threads or 1), _dict(options)))
+        effort |= set(effort_counters(str(solver)))
+    seeds = runs.groupby("seed").size()
+    shown = {n for n in values if all(seeds.get(s, 0) >= 2 for s in values[n])}
+    return {
+        name
+        for name, by_seed in values.items()
+        if name in effort
+        and (name in declared or name in shown)
+        and all(len(v) == 1 for v in by_seed.values())
+        and len(by_seed) == len(seeds)  # present on every seed
+    }
+
+
+def _dict(value) -> dict:
+    if isinstance(value, dict):
+        return value
+    if isinstance(value, str) and value:
+        import json
+
+        return json.loads(value)
+    return {}
+
+
+def _counter_total(runs: pd.DataFrame, name: str) -> float:
+    """Sum over seeds of the (repeating) value of a counter."""
+    by_seed = {int(s): c[name] for s, c in zip(runs["seed"], runs["counters"], strict=True)}
+    return float(sum(by_seed.values()))
 
 
 def _ratio_interval(base: np.ndarray, cur: np.ndarray, rng) -> tuple[float, float, float]:
@@ -154,38 +314,22 @@ def _ratio_interval(base: np.ndarray, cur: np.ndarray, rng) -> tuple[float, floa
     return ratio, float(low), float(high)
 
 
-def _counter_change(
-    base: pd.DataFrame, cur: pd.DataFrame, threshold: float
-) -> tuple[tuple[str, float] | None, bool]:
-    """(the deterministic counter that moved most beyond the threshold, or None; whether any
-    deterministic counter repeated exactly on both sides). Single-thread runs only."""
-    if not ((base["threads"] == 1).all() and (cur["threads"] == 1).all()):
-        return None, False
-    worst: tuple[str, float] | None = None
-    repeatable = False
-    for name in DETERMINISTIC_COUNTERS:
-        ratio = _counter_ratio(base, cur, name)
-        repeatable = repeatable or ratio is not None
-        beyond = ratio is not None and (ratio > 1 + threshold or ratio < 1 / (1 + threshold))
-        if beyond and (worst is None or abs(np.log(ratio)) > abs(np.log(worst[1]))):
-            worst = (name, ratio)
-    return worst, repeatable
+def _pooled_ratio(samples: list[tuple[np.ndarray, np.ndarray]], rng) -> tuple[float, float, float]:
+    """Geometric mean over instances of the ratio of medians, with a 95 % interval from a
+    bootstrap that resamples the instances and, within each, the repeats."""
+    logs = np.log([np.median(c) / np.median(b) for b, c in samples])
+    boot = np.empty((BOOTSTRAP_SAMPLES, len(samples)))
+    for i, (b, c) in enumerate(samples):
+        bm = np.median(rng.choice(b, size=(BOOTSTRAP_SAMPLES, len(b))), axis=1)
+        cm = np.median(rng.choice(c, size=(BOOTSTRAP_SAMPLES, len(c))), axis=1)
+        boot[:, i] = np.log(cm / np.maximum(bm, 1e-12))
+    pick = rng.integers(0, len(samples), size=(BOOTSTRAP_SAMPLES, len(samples)))
+    means = np.take_along_axis(boot, pick, axis=1).mean(axis=1)
+    low, high = np.exp(np.percentile(means, [2.5, 97.5]))
+    return float(np.exp(logs.mean())), float(low), float(high)
 
 
-def _counter_ratio(base: pd.DataFrame, cur: pd.DataFrame, name: str) -> float | None:
-    """Current / baseline value of a counter, seed by seed; None unless it repeats exactly."""
-
-    def by_seed(runs: pd.DataFrame) -> dict[int, set]:
-        values: dict[int, set] = {}
-        for seed, counters in zip(runs["seed"], runs["counters"], strict=True):
-            if isinstance(counters, dict) and counters.get(name) is not None:
-                values.setdefault(int(seed), set()).add(counters[name])
-        return values
-
-    b, c = by_seed(base), by_seed(cur)
-    seeds = sorted(set(b) & set(c))
-    if not seeds or any(len(b[s]) > 1 or len(c[s]) > 1 for s in seeds):
-        return None  # missing, or not repeatable on this solver: times decide instead
-    total_b = sum(next(iter(b[s])) for s in seeds)
-    total_c = sum(next(iter(c[s])) for s in seeds)
-    return float((total_c + 1e-9) / (total_b + 1e-9))
+def machine(environment: dict) -> str:
+    """What makes two machines' times comparable: CPU model and core count (the host name
+    alone is not: CI containers get a new one each time)."""
+    return f"{environment.get('cpu_model', '?')} x{environment.get('cores', '?')}"

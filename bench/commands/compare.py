@@ -1,77 +1,175 @@
 """Compare a baseline with current runs; exit 1 when something got slower or broke.
 
 BASELINE and CURRENT are run ids (or latest), baseline names (results/baseline/NAME.json)
-or exported result files (CSV, Parquet, JSON). Deterministic counters of single-thread
-runs are compared directly; times are compared as a ratio of medians with a bootstrap
-interval over the repeats and flagged only when the whole interval lies beyond the
-threshold. Times from different machines are scaled by their calibration figures.
+or exported result files (CSV, Parquet, JSON). Solve work is judged by the solvers'
+repeatable effort counters where they repeat, else by CPU time; the build is always
+judged by CPU time, pooled over each configuration's instances. A time is flagged only
+when its whole 95 % bootstrap interval lies beyond the time threshold. A solver version
+or machine change makes cases "not comparable" unless --across-versions is given.
+Exit codes: 0 no regression, 1 a regression, 2 bad input, 3 the harness failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import sys
 
+import pandas as pd
 from rich.console import Console
 from rich.table import Table
 
-from bench.analysis.compare import compare_runs
-from bench.analysis.sources import calibration, load_source
+from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
+from bench.analysis.sources import Runs, calibration, load_source
 from bench.store import DEFAULT_STORE
+
+FORMATS = ("table", "md", "json")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("baseline", help="run id, latest, baseline name, or results file")
     parser.add_argument("current", help="run id, latest, baseline name, or results file")
     parser.add_argument(
-        "--threshold", type=float, default=0.10, metavar="FRACTION",
-        help="slowdown that counts as a regression (default 0.10 = 10%%)",
+        "--threshold", type=float, default=COUNTER_THRESHOLD, metavar="FRACTION",
+        help=f"counter growth that counts as a regression (default {COUNTER_THRESHOLD})",
     )  # fmt: skip
+    parser.add_argument(
+        "--time-threshold", type=float, default=TIME_THRESHOLD, metavar="FRACTION",
+        help="time growth (whole 95%% interval beyond it) that counts as a regression "
+        f"(default {TIME_THRESHOLD})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--across-versions", action="store_true",
+        help="compare across solver versions and machines: times scaled by calibration, "
+        "counters ignored",
+    )  # fmt: skip
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument("--out", metavar="FILE", help="also write the verdicts there")
     parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
     parser.add_argument("--all", action="store_true", help="list unchanged cases too")
 
 
 def main(args: argparse.Namespace) -> int:
     base, cur = load_source(args.baseline, args.store), load_source(args.current, args.store)
-    (base_host, base_cal), (cur_host, cur_cal) = calibration(base), calibration(cur)
-    scale = (
-        (base_cal, cur_cal) if base_host and cur_host and base_host != cur_host else (None, None)
+    notes, scale, comparable = _machines(base, cur, args.across_versions)
+    verdicts = compare_runs(
+        base.runs,
+        cur.runs,
+        threshold=args.threshold,
+        time_threshold=args.time_threshold,
+        calibration=scale,
+        times_comparable=comparable,
+        across_versions=args.across_versions,
     )
-    verdicts = compare_runs(base.runs, cur.runs, args.threshold, scale).table
-    shown = verdicts if args.all else verdicts[verdicts["verdict"] != "same"]
-    table = Table(title=f"{base.label} -> {cur.label} (threshold {args.threshold:.0%})")
-    for column in (
-        "puzzle",
-        "instance",
-        "config",
-        "status",
-        "median s",
-        "ratio [95% CI]",
-        "verdict",
-    ):
-        table.add_column(column)
-    for row in shown.itertuples():
-        ratio = (
-            ""
-            if row.ratio != row.ratio
-            else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
-        )
-        times = (
-            ""
-            if row.cur_median_s != row.cur_median_s
-            else f"{row.base_median_s:.3g} -> {row.cur_median_s:.3g}"
-        )
-        status = (
-            f"{row.base_status} -> {row.cur_status}" if row.base_status == row.base_status else ""
-        )
-        style = {"regression": "red", "improvement": "green"}.get(row.verdict, "")
-        table.add_row(row.puzzle, row.instance, row.config, status, times, ratio,
-                      f"[{style}]{row.verdict}[/]: {row.reason}" if style else f"{row.verdict}: {row.reason}")  # fmt: skip
-    console = Console()
-    if scale[0]:
-        console.print(
-            f"times scaled by calibration: {base_host} {base_cal:.3f} s, {cur_host} {cur_cal:.3f} s"
-        )
-    console.print(table)
-    counts = verdicts["verdict"].value_counts().to_dict()
-    console.print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+    notes += _version_notes(base.runs, cur.runs)
+    title = (
+        f"{base.label} -> {cur.label} (counters {args.threshold:.0%}, "
+        f"times {args.time_threshold:.0%})"
+    )
+    counts = verdicts.counts()
+    shown = verdicts.table if args.all else verdicts.table[verdicts.table["verdict"] != "same"]
+    if args.format == "json":
+        text = json.dumps(
+            {"baseline": base.label, "current": cur.label, "notes": notes, "counts": counts,
+             "verdicts": json.loads(shown.to_json(orient="records"))},
+            indent=1,
+        )  # fmt: skip
+        print(text)
+    elif args.format == "md":
+        text = _markdown(title, notes, counts, shown)
+        print(text)
+    else:
+        text = _markdown(title, notes, counts, shown)
+        _print_table(title, notes, counts, shown)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
     return 1 if counts.get("regression", 0) else 0
+
+
+def _machines(base: Runs, cur: Runs, across: bool):
+    """(notes, calibration scale, whether times compare) from the two sides' environments."""
+    machines = [{machine(e) for e in side.environments.values()} for side in (base, cur)]
+    if not all(machines) or machines[0] == machines[1]:
+        return [], (None, None), True
+    change = f"machine {', '.join(sorted(machines[0]))} -> {', '.join(sorted(machines[1]))}"
+    (_, base_cal), (_, cur_cal) = calibration(base), calibration(cur)
+    if across and base_cal and cur_cal:
+        return (
+            [f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"],
+            (
+                base_cal,
+                cur_cal,
+            ),
+            True,
+        )
+    return [f"{change}: times not compared (--across-versions scales them)"], (None, None), False
+
+
+def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
+    def versions(runs: pd.DataFrame) -> dict[str, str]:
+        pairs = runs[["solver", "solver_version"]].dropna().drop_duplicates()
+        return dict(zip(pairs["solver"], pairs["solver_version"], strict=True))
+
+    b, c = versions(base), versions(cur)
+    return [
+        f"solver {name}: {b[name]} -> {c[name]}"
+        for name in sorted(set(b) & set(c))
+        if b[name] != c[name]
+    ]
+
+
+def _cells(row) -> list[str]:
+    status = f"{row.base_status} -> {row.cur_status}" if isinstance(row.base_status, str) else ""
+    values = "" if _nan(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
+    ratio = (
+        "" if _nan(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
+    )
+    return [row.puzzle, row.instance, row.config, row.aspect, status, values, ratio,
+            row.verdict, row.reason]  # fmt: skip
+
+
+HEADERS = ["puzzle", "instance", "config", "aspect", "status", "base -> cur", "ratio [95% CI]",
+           "verdict", "reason"]  # fmt: skip
+
+
+def _markdown(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> str:
+    lines = [f"### bench compare: {title}", "", _counts_line(counts), ""]
+    lines += [f"- {n}" for n in notes] + ([""] if notes else [])
+    if len(shown):
+        lines += ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+        for row in shown.itertuples():
+            cells = [c.replace("|", "\\|") for c in _cells(row)]
+            cells[7] = f"**{cells[7]}**" if cells[7] == "regression" else cells[7]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> None:
+    console = Console(file=sys.stdout)
+    for note in notes:
+        console.print(note)
+    table = Table(title=title)
+    for header in HEADERS:
+        table.add_column(header)
+    styles = {"regression": "red", "improvement": "green", "not comparable": "yellow"}
+    for row in shown.itertuples():
+        cells = _cells(row)
+        style = styles.get(row.verdict)
+        cells[7] = f"[{style}]{cells[7]}[/]" if style else cells[7]
+        table.add_row(*cells)
+    console.print(table)
+    console.print(_counts_line(counts))
+
+
+def _counts_line(counts: dict) -> str:
+    return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare"
+
+
+def _nan(value) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
