@@ -4,23 +4,31 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from bench.analysis.compare import compare_runs
 from bench.record import RunRecord
 
 
-def _runs(cases: list[tuple[str, str, list[float]]], counters: dict | None = None) -> pd.DataFrame:
-    """cases: (instance, status, times over repeats)."""
+def _runs(
+    cases: list[tuple[str, str, list[float]]],
+    counters: dict | None = None,
+    solver: str = "pysat",
+    **fields,
+) -> pd.DataFrame:
+    """cases: (instance, status, solve times over repeats); a 1 ms build each."""
     rows = []
     for instance, status, times in cases:
         for repeat, t in enumerate(times):
             rows.append(
                 RunRecord(
                     run_id="r", puzzle="sudoku", instance=instance, size="9x9", encoding="cnf-sat",
-                    repeat=repeat, status=status, build_s=0.0,
+                    solver=solver, solver_version=f"{solver} 1.0", repeat=repeat, status=status,
+                    build_s=0.001, build_cpu_s=0.001,
                     solve_s=t if status in ("solved", "infeasible") else None,
                     time_limit_s=10.0, counters=dict(counters or {}),
                 ).__dict__
+                | fields
             )  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -28,6 +36,10 @@ def _runs(cases: list[tuple[str, str, list[float]]], counters: dict | None = Non
 def _verdict(base: pd.DataFrame, cur: pd.DataFrame, instance: str = "a") -> str:
     table = compare_runs(base, cur, threshold=0.1).table
     return table.set_index("instance").loc[instance, "verdict"]
+
+
+def _solve_row(table: pd.DataFrame, instance: str = "a") -> pd.Series:
+    return table[(table["instance"] == instance) & (table["aspect"] == "solve")].iloc[0]
 
 
 def test_clear_slowdown_is_a_regression() -> None:
@@ -63,9 +75,9 @@ def test_status_rules() -> None:
 def test_deterministic_counter_change_is_flagged_even_when_times_are_noisy() -> None:
     base = _runs([("a", "solved", [1.0, 0.5, 1.5])], {"conflicts": 1000})
     cur = _runs([("a", "solved", [1.0, 0.5, 1.5])], {"conflicts": 1500})
-    table = compare_runs(base, cur).table
-    assert table.loc[0, "verdict"] == "regression"
-    assert "conflicts" in table.loc[0, "reason"]
+    row = _solve_row(compare_runs(base, cur).table)
+    assert row["verdict"] == "regression"
+    assert "conflicts" in row["reason"]
 
 
 def test_counters_that_do_not_repeat_are_ignored() -> None:
@@ -86,29 +98,121 @@ def test_new_and_missing_cases_are_listed() -> None:
 
 def test_calibration_normalises_a_slower_machine() -> None:
     base = _runs([("a", "solved", [1.0, 1.01, 0.99])])
-    cur = _runs([("a", "solved", [2.0, 2.02, 1.98])])
+    cur = _runs([("a", "solved", [2.0, 2.02, 1.98])]).assign(build_cpu_s=0.002)
     table = compare_runs(base, cur, calibration=(0.1, 0.2)).table
-    assert table.loc[0, "verdict"] == "same"
+    assert set(table["verdict"]) == {"same"}
 
 
 def test_an_edited_instance_is_never_compared_blindly() -> None:
     base = _runs([("a", "solved", [1.0, 1.0])]).assign(instance_hash="aaaa")
     cur = _runs([("a", "solved", [5.0, 5.0])]).assign(instance_hash="bbbb")
-    table = compare_runs(base, cur).table
-    assert table.loc[0, "verdict"] == "changed"
-    assert "instance" in table.loc[0, "reason"]
+    row = _solve_row(compare_runs(base, cur).table)
+    assert row["verdict"] == "changed"
+    assert "instance" in row["reason"]
 
 
 def test_same_work_with_noisy_times_is_not_a_regression() -> None:
     """Two identical sweeps on a busy machine: counters equal, times 2x apart."""
     base = _runs([("a", "solved", [0.02, 0.021, 0.019])], {"conflicts": 120})
     cur = _runs([("a", "solved", [0.045, 0.046, 0.044])], {"conflicts": 120})
-    table = compare_runs(base, cur).table
-    assert table.loc[0, "verdict"] == "same"
-    assert "counters unchanged" in table.loc[0, "reason"]
+    row = _solve_row(compare_runs(base, cur).table)
+    assert row["verdict"] == "same"
+    assert "counters unchanged" in row["reason"]
 
 
 def test_tiny_time_differences_are_below_the_noise_floor() -> None:
     base = _runs([("a", "solved", [0.004, 0.0041, 0.0039])])
     cur = _runs([("a", "solved", [0.008, 0.0081, 0.0079])])
     assert _verdict(base, cur) == "same"
+
+
+def _build_row(table: pd.DataFrame) -> pd.Series:
+    return table[table["aspect"] == "build"].iloc[0]
+
+
+def test_slower_build_is_flagged_though_the_solver_did_the_same_work() -> None:
+    """The build is the project's own Python: counters never see it, its time decides."""
+    cases = [(i, "solved", [0.5, 0.5, 0.5]) for i in "abcd"]
+    base = _runs(cases, {"conflicts": 10}).assign(build_cpu_s=0.02)
+    cur = _runs(cases, {"conflicts": 10}).assign(build_cpu_s=0.06)
+    table = compare_runs(base, cur).table
+    assert _solve_row(table)["verdict"] == "same"
+    build = _build_row(table)
+    assert build["verdict"] == "regression"
+    assert build["instance"] == "(build, 4 instances)"
+    assert build["ratio"] == pytest.approx(3.0)
+
+
+def test_build_noise_is_not_flagged_and_tiny_builds_are_left_out() -> None:
+    rng = np.random.default_rng(3)
+    cases = [(i, "solved", [0.5, 0.5, 0.5]) for i in "abcd"]
+    base = _runs(cases).assign(build_cpu_s=0.02 * (1 + 0.1 * rng.standard_normal(12)))
+    cur = _runs(cases).assign(build_cpu_s=0.02 * (1 + 0.1 * rng.standard_normal(12)))
+    assert _build_row(compare_runs(base, cur).table)["verdict"] == "same"
+    tiny = compare_runs(_runs(cases), _runs(cases).assign(build_cpu_s=0.0015)).table
+    assert "under" in _build_row(tiny)["reason"]
+
+
+def test_one_sample_of_an_undeclared_counter_is_not_trusted() -> None:
+    """z3.Solver() does not repeat its rlimit count: one run each side proves nothing."""
+    options = {"z3_solver": "Solver"}
+    base = _runs([("a", "solved", [1.0])], {"rlimit_count": 1000}, "z3", options=options)
+    cur = _runs([("a", "solved", [1.0])], {"rlimit_count": 2000}, "z3", options=options)
+    row = _solve_row(compare_runs(base, cur).table)
+    assert row["verdict"] == "same"
+    assert "time" in row["reason"]
+
+
+def test_a_counter_shown_to_repeat_is_trusted() -> None:
+    options = {"z3_solver": "Solver"}
+    base = _runs([("a", "solved", [1.0, 1.0])], {"rlimit_count": 1000}, "z3", options=options)
+    cur = _runs([("a", "solved", [1.0, 1.0])], {"rlimit_count": 2000}, "z3", options=options)
+    assert _solve_row(compare_runs(base, cur).table)["verdict"] == "regression"
+
+
+def test_declared_repeatable_only_under_its_settings() -> None:
+    """CP-SAT's counters repeat with one worker; with two, the times decide."""
+    one = [_runs([("a", "solved", [1.0])], {"conflicts": c}, "cp-sat") for c in (100, 200)]
+    assert _solve_row(compare_runs(*one).table)["verdict"] == "regression"
+    two = [r.assign(threads=2) for r in one]
+    assert _solve_row(compare_runs(*two).table)["verdict"] == "same"
+
+
+def test_clocks_and_memory_are_never_effort_counters() -> None:
+    base = _runs([("a", "solved", [1.0, 1.0])], {"time": 0.05, "memory": 20}, "z3")
+    cur = _runs([("a", "solved", [1.0, 1.0])], {"time": 0.09, "memory": 40}, "z3")
+    assert _solve_row(compare_runs(base, cur).table)["verdict"] == "same"
+
+
+def test_a_solver_version_change_is_not_comparable_never_a_regression() -> None:
+    base = _runs([("a", "solved", [1.0, 1.0, 1.0])], {"conflicts": 100})
+    cur = _runs([("a", "timeout", [0, 0, 0])], {"conflicts": 900}, solver_version="pysat 2.0")
+    row = _solve_row(compare_runs(base, cur).table)
+    assert row["verdict"] == "not comparable"
+    assert "pysat 1.0 -> pysat 2.0" in row["reason"]
+    across = _solve_row(compare_runs(base, cur, across_versions=True).table)
+    assert across["verdict"] == "regression"  # asked for: the status change counts
+    wrong = _runs([("a", "wrong", [0])], solver_version="pysat 2.0")
+    assert _solve_row(compare_runs(base, wrong).table)["verdict"] == "regression"
+
+
+def test_across_versions_ignores_counters_and_judges_time() -> None:
+    base = _runs([("a", "solved", [1.0, 1.0, 1.0])], {"conflicts": 100})
+    cur = _runs([("a", "solved", [1.0, 1.0, 1.0])], {"conflicts": 900}, solver_version="pysat 2")
+    row = _solve_row(compare_runs(base, cur, across_versions=True).table)
+    assert row["verdict"] == "same"
+    assert "time" in row["reason"]
+
+
+def test_times_from_another_machine_are_not_compared_but_counters_are() -> None:
+    base = _runs([("a", "solved", [1.0, 1.0])], {"conflicts": 100})
+    cur = _runs([("a", "solved", [3.0, 3.0])], {"conflicts": 300})
+    table = compare_runs(base, cur, times_comparable=False).table
+    assert _solve_row(table)["verdict"] == "regression"  # counters travel across machines
+    assert _build_row(table)["verdict"] == "not comparable"
+    timed = compare_runs(
+        _runs([("a", "solved", [1.0, 1.0])], {}, "cp-sat", threads=8),
+        _runs([("a", "solved", [3.0, 3.0])], {}, "cp-sat", threads=8),
+        times_comparable=False,
+    ).table
+    assert _solve_row(timed)["verdict"] == "not comparable"

@@ -88,8 +88,9 @@ def compare_runs(
     ``calibration`` = (baseline, current) figures scale times from two machines;
     ``times_comparable=False`` says the machines differ and no scaling was asked for.
     """
-    rules = _Rules(threshold, time_threshold, times_comparable, across_versions)
-    base, cur = _normalised(baseline, calibration[0]), _normalised(current, calibration[1])
+    scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
+    rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
+    base, cur = _normalised(baseline), _normalised(current)
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
@@ -118,7 +119,7 @@ def compare_runs(
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
 
 
-def _normalised(runs: pd.DataFrame, calibration_s: float | None) -> pd.DataFrame:
+def _normalised(runs: pd.DataFrame) -> pd.DataFrame:
     """Add ``config``, ``build_t`` and ``solve_t`` (CPU seconds, or wall where CPU is missing)."""
     runs = with_config(runs)
     build_cpu = _column(runs, "build_cpu_s")
@@ -127,9 +128,6 @@ def _normalised(runs: pd.DataFrame, calibration_s: float | None) -> pd.DataFrame
     runs["build_t"] = build_cpu.where(build_cpu.notna(), build_wall)
     runs["solve_t"] = solve_cpu.where(solve_cpu.notna(), _column(runs, "solve_s"))
     runs.loc[~runs["status"].isin(ANSWERED), "solve_t"] = np.nan
-    if calibration_s:
-        runs["build_t"] = runs["build_t"] / calibration_s
-        runs["solve_t"] = runs["solve_t"] / calibration_s
     return runs
 
 
@@ -155,6 +153,7 @@ class _Rules:
     time_threshold: float
     times_comparable: bool
     across_versions: bool
+    time_scale: float  # baseline / current calibration: a ratio of 1 means "as fast, per machine"
 
     def solve(self, base: pd.DataFrame, cur: pd.DataFrame, rng) -> dict:
         b_status, c_status = _status(base), _status(cur)
@@ -198,7 +197,7 @@ class _Rules:
         ]
         if not samples:
             return {"verdict": "same", "reason": f"every build under {MIN_BUILD_S * 1000:g} ms"}
-        ratio, low, high = _pooled_ratio(samples, rng)
+        ratio, low, high = (r * self.time_scale for r in _pooled_ratio(samples, rng))
         base_total = float(sum(np.median(b) for b, _ in samples))
         cur_total = float(sum(np.median(c) for _, c in samples))
         out = {
@@ -234,7 +233,7 @@ class _Rules:
             return {"verdict": "same", "reason": f"no {what} times"}
         if not self.times_comparable:
             return {"verdict": "not comparable", "reason": f"{what} times from another machine"}
-        ratio, low, high = _ratio_interval(b, c, rng)
+        ratio, low, high = (r * self.time_scale for r in _ratio_interval(b, c, rng))
         out = {
             "base": float(np.median(b)),
             "cur": float(np.median(c)),
@@ -242,7 +241,7 @@ class _Rules:
             "ratio_low": low,
             "ratio_high": high,
         }
-        if abs(out["cur"] - out["base"]) < floor:
+        if abs(out["cur"] * self.time_scale - out["base"]) < floor:
             return {**out, "verdict": "same", "reason": f"{what} time within the noise floor"}
         return {**out, **self._time_verdict(ratio, low, high, f"{what} CPU time")}
 
