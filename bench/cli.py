@@ -23,6 +23,7 @@ COMMANDS = {
     "report": "report",
     "compare": "compare",
     "baseline": "baseline",
+    "history": "history",
 }
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

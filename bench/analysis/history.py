@@ -1,0 +1,124 @@
+"""Solve times and effort across commits, the asv way: one point per case and commit.
+
+Every sweep stores the git commit it ran at (``environment.git_commit``, with a dirty
+flag). ``per_commit`` lines the sweeps up in the order they ran and gives, per case
+(puzzle, configuration, instance) and commit, the median build and solve CPU time over
+every repeat of every sweep at that commit, and the median of the case's main effort
+counter. A commit swept twice pools both sweeps. Pure pandas: no solver is imported.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from bench.analysis.tables import ANSWERED, with_config
+from models.solvers import effort_counters
+
+COLUMNS = ["case", "commit", "dirty", "first_run", "sweeps", "runs", "status", "build_s",
+           "solve_s", "counter", "counter_value"]  # fmt: skip
+
+
+def case_label(puzzle: str, config: str, instance: str) -> str:
+    return f"{puzzle}/{config}/{instance}"
+
+
+def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame:
+    """One row per (case, commit), commits in the order they were first swept.
+
+    ``runs`` needs the RunRecord columns plus ``env_git_commit`` and ``env_git_dirty``
+    (``store.load(..., with_environment=True)``). ``case_glob`` matches the case label
+    ``puzzle/config/instance`` or the suite case name.
+    """
+    if runs.empty:
+        return pd.DataFrame(columns=COLUMNS)
+    data = with_config(runs)
+    data["case_label"] = [
+        case_label(p, c, i)
+        for p, c, i in zip(data["puzzle"], data["config"], data["instance"], strict=True)
+    ]
+    if case_glob:
+        keep = [
+            fnmatch.fnmatchcase(label, case_glob) or fnmatch.fnmatchcase(str(case), case_glob)
+            for label, case in zip(data["case_label"], data["case"], strict=True)
+        ]
+        data = data[keep]
+    commit = data.get("env_git_commit", pd.Series("", index=data.index)).fillna("")
+    dirty = data.get("env_git_dirty", pd.Series(False, index=data.index)).fillna(False)
+    data["commit"] = [
+        (c[:10] or "unknown") + ("+dirty" if d else "") for c, d in zip(commit, dirty, strict=True)
+    ]
+    data["dirty"] = dirty.astype(bool)
+    data["build_t"] = pd.to_numeric(data["build_cpu_s"], errors="coerce").fillna(
+        pd.to_numeric(data["build_s"], errors="coerce")
+    )
+    solve_cpu = pd.to_numeric(data["cpu_s"], errors="coerce") - data["build_t"]
+    data["solve_t"] = solve_cpu.fillna(pd.to_numeric(data["solve_s"], errors="coerce"))
+    data.loc[~data["status"].isin(ANSWERED), "solve_t"] = np.nan
+    order = data.groupby("commit")["started_at"].min().sort_values()
+    rows = []
+    for (label, commit), group in data.groupby(["case_label", "commit"], sort=False):
+        counter, value = _main_counter(group)
+        statuses = group["status"].value_counts()
+        rows.append(
+            {
+                "case": label,
+                "commit": commit,
+                "dirty": bool(group["dirty"].any()),
+                "first_run": str(group["started_at"].min()),
+                "sweeps": int(group["run_id"].nunique()),
+                "runs": len(group),
+                "status": "wrong" if "wrong" in statuses else str(statuses.index[0]),
+                "build_s": float(group["build_t"].median()),
+                "solve_s": float(group["solve_t"].median()),
+                "counter": counter,
+                "counter_value": value,
+            }
+        )
+    table = pd.DataFrame(rows, columns=COLUMNS)
+    rank = {c: i for i, c in enumerate(order.index)}
+    table["_order"] = table["commit"].map(rank)
+    return table.sort_values(["case", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+def _main_counter(group: pd.DataFrame) -> tuple[str, float]:
+    """The first effort counter of the case's solver that its runs report, and its median."""
+    names = effort_counters(str(group["solver"].iloc[0])) if "solver" in group else ()
+    for name in names:
+        values = [c.get(name) for c in group["counters"] if isinstance(c, dict)]
+        values = [v for v in values if v is not None]
+        if values:
+            return name, float(np.median(values))
+    return "", float("nan")
+
+
+def trend_chart(table: pd.DataFrame, max_cases: int = 12, title: str = "") -> Figure:
+    """Median solve CPU time per commit, one line per case (the slowest cases first)."""
+    commits = list(dict.fromkeys(table.sort_values("first_run")["commit"]))
+    slowest = table.groupby("case")["solve_s"].max().sort_values(ascending=False)
+    cases = list(slowest.index[:max_cases])
+    figure, ax = plt.subplots(figsize=(9, 5))
+    for case in cases:
+        rows = table[table["case"] == case].set_index("commit")
+        xs = [i for i, c in enumerate(commits) if c in rows.index]
+        ys = [rows.loc[c, "solve_s"] for c in commits if c in rows.index]
+        ax.plot(
+            xs, ys, marker="o", markersize=4, label=case if len(case) < 70 else case[:67] + "..."
+        )
+    ax.set_xticks(range(len(commits)), commits, rotation=45, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xlabel("commit (in the order swept)")
+    ax.set_ylabel("solve CPU time [s] (median over repeats)")
+    shown = f"{len(cases)} slowest of {table['case'].nunique()} cases"
+    ax.set_title(title or f"Solve time across commits ({shown})")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    figure.tight_layout()
+    return figure

@@ -1,0 +1,90 @@
+"""Per-commit medians of solve time and effort counters for each case, across sweeps (asv-style).
+
+Sweeps are lined up by the git commit they ran at (a dirty checkout is marked +dirty).
+The table shows one row per case and one column per commit: median solve CPU time and,
+in brackets, the median of the case's main effort counter. --chart draws the slowest
+cases across commits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import pandas as pd
+from rich.console import Console
+from rich.table import Table
+
+from bench import store
+from bench.analysis.history import per_commit, trend_chart
+from bench.cli import BenchUsageError
+
+FORMATS = ("table", "md", "csv")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--suite", help="only sweeps of this suite (e.g. ci)")
+    parser.add_argument("--case", metavar="GLOB", help="puzzle/config/instance or case name")
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument(
+        "--last", type=int, default=8, metavar="N", help="commits shown (table, md)"
+    )
+    parser.add_argument(
+        "--chart", metavar="FILE", help="also draw a trend chart (.svg, .png, .pdf)"
+    )
+    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+
+
+def main(args: argparse.Namespace) -> int:
+    if not Path(args.store).is_file():
+        raise BenchUsageError(f"{args.store}: no results store here yet")
+    runs = store.load(args.store, with_environment=True)
+    if args.suite:
+        runs = runs[runs["suite"] == args.suite]
+    table = per_commit(runs, args.case)
+    if table.empty:
+        raise BenchUsageError("no stored runs match (see --suite and --case)")
+    if args.chart:
+        figure = trend_chart(table)
+        figure.savefig(args.chart, bbox_inches="tight")
+        print(f"trend chart: {args.chart}", file=sys.stderr)
+    if args.format == "csv":
+        table.to_csv(sys.stdout, index=False)
+        return 0
+    wide = _wide(table, args.last)
+    if args.format == "md":
+        print("| case | " + " | ".join(wide.columns) + " |")
+        print("|---|" + "---|" * len(wide.columns))
+        for case, row in wide.iterrows():
+            print(f"| {case} | " + " | ".join(row) + " |")
+        return 0
+    out = Table(title=f"median solve CPU s [main counter] per commit ({len(wide)} cases)")
+    out.add_column("case", overflow="fold")
+    for commit in wide.columns:
+        out.add_column(commit, justify="right")
+    for case, row in wide.iterrows():
+        out.add_row(case, *row)
+    Console().print(out)
+    return 0
+
+
+def _wide(table: pd.DataFrame, last: int) -> pd.DataFrame:
+    """Cases x the last commits, each cell "time [counter]" (or the status if unanswered)."""
+    commits = list(dict.fromkeys(table.sort_values("first_run")["commit"]))[-last:]
+    cells = {}
+    for row in table[table["commit"].isin(commits)].itertuples():
+        if math.isnan(row.solve_s):
+            text = row.status
+        else:
+            text = f"{row.solve_s:.3g}"
+            if row.counter and not math.isnan(row.counter_value):
+                text += f" [{row.counter_value:.4g}]"
+        cells[(row.case, row.commit)] = text
+    cases = sorted({case for case, _ in cells})
+    return pd.DataFrame(
+        [[cells.get((case, commit), "") for commit in commits] for case in cases],
+        index=cases,
+        columns=commits,
+    )
