@@ -1,0 +1,108 @@
+"""The regression gate on real sweeps: real slowdowns flagged, identical work not.
+
+Each scenario runs a real sweep of a small suite and compares it with a real baseline
+sweep through ``bench compare`` (exit 1 on a regression). The regressions come from a
+suite option that makes the solver work harder, from tests/stubs/regressions.py (a
+``bool-z3`` whose build is three times slower, whose answer is wrong, or whose solver
+reports another version), and from a time limit too short to answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from models import registry
+from tests.conftest import run_cli
+
+SUITE = """
+[suite]
+repeats = 3
+time_limit_s = 20
+seeds = [0]
+threads = [1]
+
+[[cases]]
+name = "gate"
+puzzle = "sudoku"
+instances = ["instances/sudoku/norvig-pytudes/sudoku-hardest.txt#1-3"]
+encodings = ["bool-z3", "cnf-sat"]
+"""
+
+
+def _sweep(store: Path, suite: Path, *extra: str, stub: str = "") -> str:
+    env = {registry.PLUGINS_ENV: "tests.stubs.regressions", "BENCH_STUB_REGRESSION": stub}
+    done = run_cli("run", "--suite", str(suite), "--store", str(store), *extra,
+                   env=env if stub else None)  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    return re.findall(r"run id: (\S+)", done.stdout)[-1]
+
+
+def _compare(store: Path, base: str, cur: str) -> tuple[int, list[dict]]:
+    done = run_cli("compare", base, cur, "--store", str(store), "--format", "json", "--all")
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)["verdicts"]
+
+
+def _rows(verdicts: list[dict], config: str, aspect: str) -> list[dict]:
+    return [v for v in verdicts if v["config"] == config and v["aspect"] == aspect]
+
+
+@pytest.fixture(scope="module")
+def gate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, str]:
+    root = tmp_path_factory.mktemp("gate")
+    suite = root / "gate.toml"
+    suite.write_text(SUITE)
+    store = root / "bench.sqlite"
+    return store, suite, _sweep(store, suite)
+
+
+def test_the_same_work_twice_is_no_regression(gate) -> None:
+    store, suite, base = gate
+    code, verdicts = _compare(store, base, _sweep(store, suite))
+    assert code == 0, [v for v in verdicts if v["verdict"] == "regression"]
+    assert {v["verdict"] for v in verdicts} == {"same"}
+
+
+def test_a_weaker_encoding_is_flagged_by_counters(gate, tmp_path: Path) -> None:
+    store, _, base = gate
+    weaker = tmp_path / "gate.toml"
+    weaker.write_text(SUITE + '\n[cases.options.cnf-sat]\nvariant = ["minimal"]\n')
+    code, verdicts = _compare(store, base, _sweep(store, weaker))
+    assert code == 1
+    flagged = _rows(verdicts, "cnf-sat", "solve")
+    assert any(v["verdict"] == "regression" and "counter" in v["reason"] for v in flagged)
+    assert all(v["verdict"] == "same" for v in _rows(verdicts, "bool-z3", "solve"))
+
+
+def test_a_three_times_slower_build_is_flagged_by_time(gate) -> None:
+    store, suite, base = gate
+    code, verdicts = _compare(store, base, _sweep(store, suite, stub="slow-build:3"))
+    assert code == 1
+    (build,) = _rows(verdicts, "bool-z3", "build")
+    assert build["verdict"] == "regression", build
+    assert 2.0 < build["ratio"] < 4.5
+    for solve in _rows(verdicts, "bool-z3", "solve"):  # the solver did the same work
+        assert solve["verdict"] == "same" and "counters unchanged" in solve["reason"], solve
+
+
+def test_timeouts_and_wrong_answers_are_flagged(gate) -> None:
+    store, suite, base = gate
+    code, verdicts = _compare(store, base, _sweep(store, suite, "--time-limit", "0.001"))
+    assert code == 1
+    assert any("solved -> timeout" in v["reason"] for v in verdicts if v["verdict"] == "regression")
+    code, verdicts = _compare(store, base, _sweep(store, suite, stub="wrong"))
+    assert code == 1
+    assert {v["reason"] for v in _rows(verdicts, "bool-z3", "solve")} == {"answer now wrong"}
+
+
+def test_a_solver_version_change_is_not_comparable(gate) -> None:
+    store, suite, base = gate
+    code, verdicts = _compare(store, base, _sweep(store, suite, stub="version"))
+    assert code == 0
+    for row in _rows(verdicts, "bool-z3", "solve"):
+        assert row["verdict"] == "not comparable"
+        assert "0.0.0-test" in row["reason"]
