@@ -73,14 +73,17 @@ def _decoded(value: Any) -> Any:
     return None if isinstance(value, float) and pd.isna(value) else value
 
 
-def save_baseline(runs: Runs, name: str) -> Path:
-    """Write a committed baseline: the runs (solutions left out) and their environments."""
+def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
+    """Write a committed baseline: the runs (solutions left out), their environments and
+    why the baseline was (re)made."""
     BASELINE_DIR.mkdir(parents=True, exist_ok=True)
     frame = runs.runs.drop(columns=["solution"]).copy()
     frame["solution"] = None
     doc = {
         "format": BASELINE_FORMAT,
         "name": name,
+        "reason": reason,
+        "source_run": runs.label,
         "environments": runs.environments,
         "runs": json.loads(frame.to_json(orient="records")),
     }
