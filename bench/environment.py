@@ -8,6 +8,7 @@ times for comparison (roughly; solvers in C++ do not follow Python speed exactly
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.metadata
 import inspect
@@ -25,6 +26,7 @@ from typing import Any
 from models import registry, solvers
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_PACKAGES = ("bench", "models")
 #: distributions whose versions every environment records
 LIBRARIES = (
     "ortools",
@@ -111,19 +113,56 @@ def solver_version(cls: type) -> str:
 
 @cache
 def encoding_hash(cls: type) -> str:
-    """sha256 (first 16 hex digits) of the encoding's file plus the ``_*.py`` helpers beside it."""
+    """sha256 (first 16 hex digits) of every project file the encoding's result depends on:
+    its own file and, transitively, every ``models`` module it imports (helpers beside it,
+    the puzzle's rules, ``models/solvers.py``, which maps solver statuses)."""
     try:
         main = Path(inspect.getfile(cls)).resolve()
     except (TypeError, OSError):
         return ""
-    files = [main, *sorted(p for p in main.parent.glob("_*.py") if p.name != "__init__.py")]
     digest = hashlib.sha256()
-    for path in files:
+    for path in sorted(dependency_files(main)):
         try:
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        except OSError:
+            digest.update(path.relative_to(REPO_ROOT).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+        except (OSError, ValueError):
             continue
     return digest.hexdigest()[:16]
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of a project module (``models.x.y``), or None outside the project."""
+    base = REPO_ROOT.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def project_imports(path: Path) -> set[str]:
+    """Project modules (``bench.*``, ``models.*``) a file imports, lazy imports included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
+        else:
+            continue
+        found.update(n for n in names if n.split(".")[0] in PROJECT_PACKAGES and module_file(n))
+    return found
+
+
+def dependency_files(main: Path) -> set[Path]:
+    """``main`` and every project file it imports, transitively (within ``models``)."""
+    seen, todo = {main}, [main]
+    while todo:
+        for name in project_imports(todo.pop()):
+            path = module_file(name)
+            if path and name.startswith("models") and path not in seen:
+                seen.add(path)
+                todo.append(path)
+    return seen
 
 
 def calibration(rounds: int = CALIBRATION_ROUNDS) -> float:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from bench.environment import PROJECT_PACKAGES, module_file, project_imports
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bench", "models")
 
 
 def _module_name(path: Path) -> str:
@@ -14,24 +14,13 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path, known: set[str]) -> set[str]:
-    """Project modules a file imports, at any depth (lazy imports inside functions too)."""
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-        found.update(name for name in names if name in known)
-    return found
-
-
 def import_graph() -> dict[str, set[str]]:
-    files = [p for pkg in PACKAGES for p in (ROOT / pkg).rglob("*.py")]
-    known = {_module_name(p) for p in files}
-    graph = {_module_name(p): _imports(p, known) for p in files}
-    for name, targets in graph.items():  # a package's __init__ is not a real dependency edge
+    """Project module -> the project modules it imports (a package's own __init__ aside)."""
+    files = [p for pkg in PROJECT_PACKAGES for p in (ROOT / pkg).rglob("*.py")]
+    graph = {}
+    for path in files:
+        name = _module_name(path)
+        targets = {_module_name(module_file(t)) for t in project_imports(path)}
         graph[name] = {t for t in targets if t != name and not name.startswith(t + ".")}
     return graph
 
@@ -66,3 +55,20 @@ def test_no_import_cycles() -> None:
 def test_the_cycle_finder_finds_a_cycle() -> None:
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_an_encoding_hash_covers_every_file_its_result_depends_on() -> None:
+    """models/solvers.py decides every CP-SAT and CBC status: editing it changes the hash."""
+    import inspect
+
+    from bench.environment import REPO_ROOT, dependency_files
+    from models import registry
+
+    for puzzle, name in (("numberlink", "flow-mip-cbc"), ("sudoku", "alldiff-cpsat")):
+        cls = registry.get_encoding(puzzle, name)
+        files = {
+            p.relative_to(REPO_ROOT).as_posix()
+            for p in dependency_files(Path(inspect.getfile(cls)))
+        }
+        own = Path(inspect.getfile(cls)).resolve().relative_to(REPO_ROOT).as_posix()
+        assert {own, "models/solvers.py", "models/base.py"} <= files
