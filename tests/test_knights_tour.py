@@ -195,41 +195,6 @@ def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object
     return board, enc.solve(limits)
 
 
-@pytest.mark.parametrize("encoding", ENCODINGS)
-@pytest.mark.parametrize(
-    "spec",
-    [
-        "instances/knights_tour/3x10.txt",
-        "instances/knights_tour/5x5-open.txt",
-        "instances/knights_tour/3x4-open.txt",
-        "gen:knights_tour:5x6:0",
-    ],
-)
-def test_every_encoding_solves_small_boards(encoding: str, spec: str) -> None:
-    board, outcome = _run(encoding, spec)
-    assert outcome.status == SOLVED, outcome.message
-    assert KT.verify(board, outcome.solution) is None
-    assert all(isinstance(v, (int, float)) for v in outcome.counters.values())
-
-
-@pytest.mark.parametrize("encoding", ENCODINGS)
-@pytest.mark.parametrize(
-    "spec",
-    [
-        "instances/knights_tour/5x5.txt",
-        "instances/knights_tour/3x4.txt",
-        "instances/knights_tour/4x4.txt",
-        "gen:knights_tour:3x8:0",
-        "gen:knights_tour:4x4:0:open=1",
-    ],
-)
-def test_schwenk_boards_are_never_solved(encoding: str, spec: str) -> None:
-    _, outcome = _run(encoding, spec, time_limit_s=5.0)
-    assert outcome.status != SOLVED
-    cls = encodings()["knights_tour"][encoding]
-    assert outcome.status in ({TIMEOUT} if cls.reference else {INFEASIBLE, TIMEOUT})
-
-
 def test_circuit_cpsat_proves_small_schwenk_boards() -> None:
     for spec in ("instances/knights_tour/5x5.txt", "instances/knights_tour/4x10.txt"):
         assert _run("circuit-cpsat", spec)[1].status == INFEASIBLE

@@ -28,7 +28,8 @@ def _fill(path: Path, run_id: str, repeats: int = 2) -> None:
                     record = RunRecord(
                         run_id=run_id, started_at=f"2026-11-30T00:00:{repeat:02d}", suite="test",
                         case="tiny", puzzle="knights_tour", instance=spec, size=size,
-                        encoding=encoding, repeat=repeat, time_limit_s=20, status=m.status,
+                        encoding=encoding, solver=registry.get_encoding("knights_tour", encoding).solver,
+                        repeat=repeat, time_limit_s=20, status=m.status,
                         verified=m.verified, build_s=m.build_s, solve_s=m.solve_s, wall_s=m.wall_s,
                         cpu_s=m.cpu_s, peak_rss_mb=m.peak_rss_mb, n_vars=m.n_vars,
                         n_constraints=m.n_constraints, counters=m.counters, solution=m.solution,

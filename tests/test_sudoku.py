@@ -209,31 +209,6 @@ def test_draw_saves_a_png(tmp_path):
 
 # --- encodings --------------------------------------------------------------------
 
-CASES = [
-    ("sudoku", "instances/sudoku/small/order2.txt", "solved"),
-    ("sudoku", f"{NORVIG}#2", "solved"),
-    ("sudoku", "instances/sudoku/infeasible/spoiled-unique.txt", "infeasible"),
-    ("sudoku_x", "instances/sudoku_x/medium-9x9.txt", "solved"),
-    ("sudoku_x", "gen:sudoku_x:16x16:1:fill=0.6", "solved"),
-    ("sudoku_x", "instances/sudoku_x/infeasible/diagonal-clash.txt", "infeasible"),
-    ("sudoku_x", "instances/sudoku_x/infeasible/row-clash.txt", "infeasible"),
-]
-
-
-@pytest.mark.parametrize("encoding", sorted(encodings()["sudoku"]))
-@pytest.mark.parametrize(("puzzle", "spec", "expected"), CASES)
-def test_every_encoding_on_both_puzzles(encoding, puzzle, spec, expected):
-    loaded = load_instance(spec, puzzle)
-    enc = encodings()[puzzle][encoding]()
-    limits = Limits(time_limit_s=30)
-    size = enc.build(loaded.instance, limits)
-    assert size.n_vars > 0
-    outcome = enc.solve(limits)
-    assert outcome.status == expected, outcome.message
-    if expected == "solved":
-        assert get_puzzle(puzzle).verify(loaded.instance, outcome.solution) is None
-    assert all(isinstance(v, float) for v in outcome.counters.values())
-
 
 def test_same_encodings_serve_both_puzzles():
     assert set(encodings()["sudoku"]) == set(encodings()["sudoku_x"])
@@ -306,9 +281,3 @@ def test_bool_z3_atmost_option():
     enc.build(loaded.instance, Limits())
     outcome = enc.solve(Limits(time_limit_s=20))
     assert SUDOKU_X.verify(loaded.instance, outcome.solution) is None
-
-
-def test_tiny_lists_exist():
-    for puzzle in (SUDOKU, SUDOKU_X):
-        for spec in puzzle.tiny + puzzle.tiny_infeasible:
-            load_instance(spec, puzzle.name)

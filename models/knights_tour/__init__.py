@@ -21,10 +21,13 @@ PUZZLE = Puzzle(
         "instances/knights_tour/3x10.txt",
         "instances/knights_tour/5x5-open.txt",
         "instances/knights_tour/3x4-open.txt",
+        "gen:knights_tour:5x6:0",
     ),
     tiny_infeasible=(
         "instances/knights_tour/5x5.txt",
         "instances/knights_tour/3x4.txt",
         "instances/knights_tour/4x4.txt",
+        "gen:knights_tour:3x8:0",
+        "gen:knights_tour:4x4:0:open=1",
     ),
 )

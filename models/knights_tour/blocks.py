@@ -1,4 +1,4 @@
-"""Base tours for the constructive reference (written by make_blocks.py; do not edit).
+"""Base tours for the constructive reference (written by scripts/make_knight_blocks.py; do not edit).
 
 Each entry is a directed closed tour of an h x w block as 3-digit square indices r*w+c.
 """

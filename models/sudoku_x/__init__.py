@@ -12,6 +12,7 @@ PUZZLE = make_puzzle(
         "instances/sudoku_x/small/order2.txt",
         "instances/sudoku_x/medium-9x9.txt",
         "gen:sudoku_x:9x9:2:clues=30,unique=1",
+        "gen:sudoku_x:16x16:1:fill=0.6",
     ),
     infeasible=(
         "instances/sudoku_x/infeasible/diagonal-clash.txt",

@@ -1,8 +1,7 @@
 """The harness's own cost per run: wall - build - solve, median over many trivial runs.
 
-The goal is a median under 10 ms. It is a benchmark, not a unit test: the assertion only
-applies when benchmarks are enabled (``pytest tests/benchmarks --benchmark-enable``);
-otherwise the figure is still measured and printed (``-s``) as a report.
+The goal is a median under 10 ms. It is a benchmark, not a unit test: the figure and
+whether it met the goal are reported (extra_info, and printed with ``-s``), never asserted.
 Reproduce: ``python -m pytest tests/benchmarks/test_overhead_bench.py --benchmark-enable -s``.
 """
 
@@ -37,6 +36,5 @@ def test_median_overhead_per_run(benchmark) -> None:
             one_run()
     median = statistics.median(overheads)
     benchmark.extra_info["median_overhead_ms"] = round(median * 1000, 3)
+    benchmark.extra_info["goal_met"] = median < GOAL_S
     print(f"\nharness overhead per run: median {median * 1000:.2f} ms over {len(overheads)} runs")
-    if not benchmark.disabled:
-        assert median < GOAL_S

@@ -1,7 +1,7 @@
 """``warnsdorff``: the constructive reference (no solver; answers verified like any other).
 
 Closed tours on boards with both sides >= 5 (not both odd) come from block stitching
-(``construct.stitched_tour``: stored closed tours of 5..10-sided blocks joined by
+(``construct.stitched_tour``: stored closed tours of 5..11-sided blocks joined by
 2-move swaps, Parberry-style divide and conquer); it closes 1000 x 1000 in well
 under two seconds. A closed tour also serves an open instance. Every other board
 (sides 3 or 4, odd x odd open tours) goes to Warnsdorff's rule with restarts.

@@ -1,7 +1,7 @@
 """Writes ``blocks.py``: the small closed tours the constructive reference stitches together.
 
-Run once at development time (``python -m models.knights_tour.make_blocks``); the
-reference itself never calls a solver. For every block shape h x w with 5 <= h, w <= 10
+Run once at development time (``python scripts/make_knight_blocks.py``); the
+reference itself never calls a solver. For every block shape h x w with 5 <= h, w <= 11
 (not both odd) it asks CP-SAT for a closed tour that contains the four moves the
 stitching step removes (see ``construct.py``), the way Parberry's divide-and-conquer
 construction relies on hand-found "structured" base tours.
@@ -62,7 +62,7 @@ def base_tour(h: int, w: int) -> list[int]:
 
 def main() -> None:
     lines = [
-        '"""Base tours for the constructive reference (written by make_blocks.py; do not edit).',
+        '"""Base tours for the constructive reference (written by scripts/make_knight_blocks.py; do not edit).',
         "",
         "Each entry is a directed closed tour of an h x w block as 3-digit square indices r*w+c.",
         '"""',
@@ -79,7 +79,9 @@ def main() -> None:
             lines += [f'        "{chunk}"' for chunk in chunks]
             lines.append("    ),")
     lines.append("}")
-    Path(__file__).with_name("blocks.py").write_text("\n".join(lines) + "\n")
+    Path(__file__).resolve().parent.parent.joinpath(
+        "models", "knights_tour", "blocks.py"
+    ).write_text("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

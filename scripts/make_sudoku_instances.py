@@ -1,6 +1,6 @@
 """Writes the generated Sudoku / Sudoku X instance files kept under instances/.
 
-Reproduce: ``python -m models.sudoku.make_instances --out instances`` (deterministic;
+Reproduce: ``python scripts/make_sudoku_instances.py --out instances`` (deterministic;
 the files in the repository came from exactly this command).
 """
 
@@ -14,7 +14,7 @@ from models.sudoku.generate import count_solutions, first_solution, generate
 from models.sudoku.rules import SudokuInstance, format_instance, format_line
 
 FILLS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6)  # shares of cells kept as clues for orders 4 and 5
-HEADER = "# generated: python -m models.sudoku.make_instances --out instances\n"
+HEADER = "# generated: python scripts/make_sudoku_instances.py --out instances\n"
 
 
 def _write(path: Path, text: str) -> None:
