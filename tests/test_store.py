@@ -133,15 +133,3 @@ def test_statistics_are_pure_functions_of_the_table() -> None:
     assert score == pytest.approx((0.11 + 0.12 + 0.13 + 0.14 + 10.0 + 10.0) / 6)
     table = stats.summary(frame)
     assert {"median_time_s", "time_iqr_s", "par2_s", "median_overhead_s"} <= set(table.columns)
-
-
-def test_infeasible_conflicts_found_from_the_table() -> None:
-    rows = [
-        _record(repeat=0),
-        _record(repeat=0, encoding="liar", status="infeasible", verified=False),
-        _record(repeat=0, encoding="honest-no", instance="other", status="infeasible"),
-    ]
-    frame = pd.DataFrame([r.to_row() for r in rows])
-    conflicts = stats.infeasible_conflicts(frame)
-    assert conflicts["encoding"].tolist() == ["liar"]
-    assert conflicts["refuted_by"].tolist() == ["stub-ok"]

@@ -97,23 +97,6 @@ def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFra
     return out
 
 
-def infeasible_conflicts(runs: pd.DataFrame) -> pd.DataFrame:
-    """Runs that claimed ``infeasible`` where another run of the same sweep holds a verified
-    solution of the same instance (mzn-bench's rule): these are ``wrong``.
-
-    Returns those rows with a ``refuted_by`` column naming an encoding that solved it.
-    """
-    if runs.empty:
-        return runs.assign(refuted_by=pd.Series(dtype=str))
-    solved = runs[(runs["status"] == SOLVED) & runs["verified"].astype(bool)]
-    solvers = (
-        solved.groupby(["run_id", "puzzle", "instance"])["encoding"].first().rename("refuted_by")
-    )
-    claims = runs[runs["status"] == INFEASIBLE]
-    joined = claims.join(solvers, on=["run_id", "puzzle", "instance"], how="inner")
-    return joined
-
-
 def counter_columns(runs: pd.DataFrame) -> list[str]:
     """Names of the ``counter_*`` columns present (see store.flatten)."""
     return [c for c in runs.columns if c.startswith("counter_")]
