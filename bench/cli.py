@@ -2,14 +2,21 @@
 
 Bad input of any kind (a malformed file, an unknown puzzle, encoding or run id, a
 broken suite) is reported as one line on stderr with exit code 2, never a traceback.
+When the harness itself cannot do its job (a corrupt, foreign or newer store, a full or
+read-only disk, an internal fault) it says so in one line with exit code 3, so CI never
+mistakes a broken harness for a regression (exit 1). ``PUZZLE_BENCH_DEBUG=1`` adds the
+traceback of an internal fault.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
+import sqlite3
 import sys
+import traceback
 
 from models.base import InstanceError
 from models.registry import UsageError
@@ -26,11 +33,18 @@ COMMANDS = {
     "history": "history",
 }
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
+DEBUG_ENV = "PUZZLE_BENCH_DEBUG"
+#: OSError numbers that mean the machine, not the input, stopped the harness
+_HARNESS_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
 
 
 class BenchUsageError(Exception):
     """Raised by commands for bad input; printed as one line, exit code 2."""
+
+
+class HarnessError(Exception):
+    """The harness could not do its job (store unreadable or unwritable, disk full): exit 3."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     except (InstanceError, UsageError, BenchUsageError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except HarnessError as err:
+        return _harness_fault(str(err))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -80,3 +96,20 @@ def main(argv: list[str] | None = None) -> int:
         # the reader went away (`... --json | head`): nothing left to tell it
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as err:
+        if err.errno in _HARNESS_ERRNOS:
+            where = f"{err.filename}: " if err.filename else ""
+            return _harness_fault(f"cannot write: {where}{err.strerror or err}")
+        return _harness_fault(f"internal fault: {type(err).__name__}: {err}")
+    except sqlite3.Error as err:
+        return _harness_fault(f"results store failed: {err}")
+    except Exception as err:
+        return _harness_fault(f"internal fault: {type(err).__name__}: {err}")
+
+
+def _harness_fault(message: str) -> int:
+    if os.environ.get(DEBUG_ENV):
+        traceback.print_exc()
+    text = " ".join(message.split())  # one line, whatever the message held
+    print(f"error: {text}", file=sys.stderr)
+    return EXIT_HARNESS

@@ -13,25 +13,60 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+#: environment variable naming a CBC binary to use instead of the one PuLP ships
+CBC_ENV = "PUZZLE_BENCH_CBC"
+
+
+@cache
+def cbc_binary() -> str | None:
+    """The one CBC executable that every CBC encoding runs and the version probe reports.
+
+    In order: ``$PUZZLE_BENCH_CBC``; the binary PuLP 3.x bundles (read from PuLP's module,
+    without instantiating the deprecated ``PULP_CBC_CMD``); ``cbc`` on the PATH. None when
+    there is none, so a CBC run fails with a clear message and ``bench list`` still works.
+    """
+    import os
+    import shutil
+
+    candidates = [os.environ.get(CBC_ENV, "")]
+    try:
+        from pulp.apis import coin_api
+
+        candidates.append(os.path.normpath(getattr(coin_api, "pulp_cbc_path", "") or ""))
+    except ImportError:
+        pass
+    candidates.append(shutil.which("cbc") or "")
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
 
 @cache
 def cbc_version() -> str:
-    """``cbc 2.10.3 (pulp 3.3.2)``: asks PuLP's bundled CBC binary once per process."""
-    import pulp
-
+    """``cbc 2.10.3 (pulp 3.3.2)``: asks ``cbc_binary()`` once per process; never raises."""
     try:
-        banner = subprocess.run(
-            [pulp.PULP_CBC_CMD().path, "-quit"], capture_output=True, text=True, timeout=10
-        ).stdout
-        found = re.search(r"Version:\s*(\S+)", banner)
-        cbc = found.group(1) if found else "unknown"
-    except (OSError, subprocess.SubprocessError):
-        cbc = "unavailable"
-    return f"cbc {cbc} (pulp {pulp.__version__})"
+        import pulp
+
+        pulp_version = pulp.__version__
+    except ImportError:
+        pulp_version = "missing"
+    path = cbc_binary()
+    cbc = "unavailable"
+    if path is not None:
+        try:
+            banner = subprocess.run(
+                [path, "-quit"], capture_output=True, text=True, timeout=10
+            ).stdout
+            found = re.search(r"Version:\s*(\S+)", banner)
+            cbc = found.group(1) if found else "unknown"
+        except (OSError, subprocess.SubprocessError, ValueError):
+            cbc = "unavailable"
+    return f"cbc {cbc} (pulp {pulp_version})"
 
 
 def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], str]:
-    """Solve a PuLP problem with PuLP's bundled CBC binary and read CBC's own log.
+    """Solve a PuLP problem with ``cbc_binary()`` and read CBC's own log.
 
     Returns (status, counters, message); status is ``solved`` when PuLP holds an
     integer point, ``infeasible`` only on CBC's proof, else ``timeout``. The log, not
@@ -46,8 +81,9 @@ def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], st
 
     from models.base import INFEASIBLE, SOLVED, TIMEOUT
 
-    bundled = getattr(pulp.PULP_CBC_CMD, "pulp_cbc_path", None)
-    path = bundled if bundled and os.access(bundled, os.X_OK) else None  # else cbc on PATH
+    path = cbc_binary()
+    if path is None:
+        raise RuntimeError(f"no CBC binary: PuLP 3.x ships one, or set ${CBC_ENV}")
     fd, log_path = tempfile.mkstemp(prefix="cbc-", suffix=".log")
     os.close(fd)
     try:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+import bench  # noqa: F401  (first: keeps numpy and pyarrow from starting threads)
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

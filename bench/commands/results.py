@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from rich.table import Table
 
 from bench import store
 from bench.analysis.stats import ANSWERED, run_time
-from bench.cli import BenchUsageError
+from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
 
 FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark")
@@ -54,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         text = flat(frame).to_csv(index=False)
     elif args.format == "parquet":
-        flat(frame).to_parquet(args.out, index=False)
+        write_atomically(Path(args.out), lambda tmp: flat(frame).to_parquet(tmp, index=False))
         print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
         return 0
     elif args.format == "json":
@@ -62,11 +63,25 @@ def main(args: argparse.Namespace) -> int:
     else:
         text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
     if args.out:
-        Path(args.out).write_text(text)
+        write_atomically(Path(args.out), lambda tmp: tmp.write_text(text))
         print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
+    """Write through a temporary file beside ``path``: a full disk leaves no half-written file.
+
+    A failure of the file system (disk full, read-only) is the harness's: exit code 3.
+    """
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        write(tmp)
+        tmp.replace(path)
+    except OSError as err:
+        tmp.unlink(missing_ok=True)
+        raise HarnessError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def flat(frame: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,83 @@
+"""Dependencies: one CBC binary run and reported, no deprecated PuLP API, a single-threaded parent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from models import solvers
+from tests.conftest import ROOT, run_cli
+
+
+def test_plain_install_has_parquet_and_recent_pandas() -> None:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    plain = project["dependencies"]
+    assert any(r.startswith("pyarrow") for r in plain), plain
+    assert any(r.replace(" ", "").startswith("pandas>=2.2") for r in plain), plain
+    assert any(r.replace(" ", "").startswith("pulp>=3.0,<4") for r in plain), plain
+
+
+def test_the_same_cbc_binary_is_run_and_reported(tmp_path: Path) -> None:
+    real = solvers.cbc_binary()
+    assert real is not None and os.access(real, os.X_OK)
+    calls = tmp_path / "calls"
+    wrapper = tmp_path / "cbc"
+    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    env = {solvers.CBC_ENV: str(wrapper)}
+    # -W error: PuLP's deprecated PULP_CBC_CMD would turn the run into an error
+    solved = subprocess.run(
+        [sys.executable, "-W", "error::DeprecationWarning", "-m", "bench", "solve",
+         "gen:sudoku:9x9:3:clues=30", "--encoding", "ilp-cbc", "--json"],
+        cwd=ROOT, env={**os.environ, **env}, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert solved.returncode == 0, solved.stdout + solved.stderr
+    doc = json.loads(solved.stdout)
+    assert doc["status"] == "solved" and doc["solver_version"].startswith("cbc 2.")
+    lines = calls.read_text().splitlines()
+    assert "-quit" in lines  # the version probe ran the wrapper ...
+    assert any(".mps" in line for line in lines)  # ... and so did the solve
+
+
+def test_version_probe_never_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "cbc"
+    broken.write_text("#!/bin/sh\nkill -9 $$\n")
+    broken.chmod(0o755)
+    monkeypatch.setenv(solvers.CBC_ENV, str(broken))
+    solvers.cbc_binary.cache_clear()
+    solvers.cbc_version.cache_clear()
+    try:
+        assert solvers.cbc_version().startswith("cbc unknown (pulp ")
+        monkeypatch.setattr(solvers, "cbc_binary", lambda: None)
+        solvers.cbc_version.cache_clear()
+        assert solvers.cbc_version().startswith("cbc unavailable (pulp ")
+    finally:
+        monkeypatch.undo()
+        solvers.cbc_binary.cache_clear()
+        solvers.cbc_version.cache_clear()
+
+
+def test_the_forking_parent_is_single_threaded() -> None:
+    probe = (
+        "import os, bench.execute as e, pandas, numpy; e.warm_up();"
+        "print(len(os.listdir('/proc/self/task')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "1", out.stdout
+
+
+def test_list_survives_a_missing_cbc(tmp_path: Path) -> None:
+    listed = run_cli("list", env={solvers.CBC_ENV: str(tmp_path / "none"), "PATH": "/usr/bin:/bin"})
+    assert listed.returncode == 0, listed.stderr
