@@ -68,7 +68,7 @@ def test_version_probe_never_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def test_the_forking_parent_is_single_threaded() -> None:
     probe = (
-        "import os, bench.execute as e, pandas, numpy; e.warm_up();"
+        "import os, bench.measure as m, pandas, numpy; m.warm_up();"
         "print(len(os.listdir('/proc/self/task')))"
     )
     out = subprocess.run(
