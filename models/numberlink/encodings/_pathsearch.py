@@ -33,6 +33,12 @@ covered), never of a unique solution, so a search that exhausts proves infeasibi
   surplus (#even - #odd cells) must be the sum of the surpluses of the pairs that
   pass through it: within the range the pairs able to serve it allow (pairs held to
   the region by ``stranded region`` count exactly).
+* ``pocket``: if one empty cell v separates a part P from the rest of its region
+  (Tarjan's articulation test), every piece of path inside P leaves P through v or
+  through an open end next to P. With no open end next to P the only exit is v, and
+  a piece entering and leaving through v closes a cycle with no end: dead. With
+  exactly one contact (open end a), P is one piece from a's neighbour to v's
+  neighbour visiting all of P, so P's surplus is fixed by the parities of a and v.
 
 Option ``unique`` (the ``assume_unique`` option of the encoding) adds a rule that is
 NOT a consequence of the rules: a path never touches itself (no cell of pair k is
@@ -40,8 +46,13 @@ next to a non-consecutive cell of k; so ends that meet must join). Published puz
 mostly follow it; boards with several solutions often have none that does (a full
 cover may need a U-turn). A search exhausted under it proves nothing.
 
-Decisions: the open end with the fewest moves; its moves in order of how few free
-neighbours the target cell keeps (hug walls and paths first), a join last.
+Decisions: the open end with the fewest moves (ties: the fewest free neighbours
+around its targets); its moves in order of how few free neighbours the target cell
+keeps (hug walls and paths first), a join last. With ``restart`` > 0 the search
+restarts from the root after ``restart * luby(i)`` refuted states, breaking ties at
+random (a seeded xorshift), until the first solution; the budgets grow without bound,
+so the search stays complete. From the first solution on it never restarts, so
+continuing it enumerates every further cover exactly once.
 
 The search is resumable: every piece of state lives in arrays, ``run`` stops after a
 node budget and continues where it stopped, so the caller checks the clock between
@@ -56,7 +67,8 @@ from numba import njit
 SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
 # meta slots
 TL, DEPTH, MODE, NODES, BACKTRACKS, FORCED, FAILS, EMPTY, OPEN, UNIQUE = range(10)
-META = 10
+RESTART, SINCE, LUBY, RNG, RESTARTS = range(10, 15)
+META = 15
 DESCEND, NEXT = 0, 1
 JOIN = -2
 
@@ -251,8 +263,100 @@ def _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
 
 
 @njit(cache=True)
+def _pockets(nbr, par, col, headof, disc, low, sub, itr, stack):
+    """``pocket`` (module docstring): Tarjan's articulation search over the empty cells.
+
+    ``sub[v, 0]`` counts open-end contacts of v's DFS subtree, ``sub[v, 1]`` the parities
+    of those ends, ``sub[v, 2]`` the subtree's surplus (#even - #odd)."""
+    n = col.shape[0]
+    for v in range(n):
+        disc[v] = -1
+    t = 0
+    for r in range(n):
+        if col[r] != 0 or disc[r] >= 0:
+            continue
+        disc[r] = t
+        low[r] = t
+        t += 1
+        _contacts(r, nbr, par, headof, sub)
+        itr[r] = 0
+        sp = 0
+        stack[0] = r
+        while sp >= 0:
+            v = stack[sp]
+            if itr[v] < 4:
+                u = nbr[v, itr[v]]
+                itr[v] += 1
+                if u < 0 or col[u] != 0:
+                    continue
+                if disc[u] < 0:
+                    disc[u] = t
+                    low[u] = t
+                    t += 1
+                    _contacts(u, nbr, par, headof, sub)
+                    itr[u] = 0
+                    sp += 1
+                    stack[sp] = u
+                elif disc[u] < low[v]:
+                    low[v] = disc[u]
+                continue
+            sp -= 1
+            if sp < 0:
+                break
+            p = stack[sp]
+            if low[v] < low[p]:
+                low[p] = low[v]
+            if low[v] >= disc[p]:  # v's subtree hangs on p alone
+                if sub[v, 0] == 0:
+                    return False
+                if sub[v, 0] == 1:
+                    a_par = sub[v, 1]
+                    want = 0
+                    if a_par == par[p]:
+                        want = 1 if a_par == 1 else -1
+                    if sub[v, 2] != want:
+                        return False
+            sub[p, 0] += sub[v, 0]
+            sub[p, 1] += sub[v, 1]
+            sub[p, 2] += sub[v, 2]
+    return True
+
+
+@njit(cache=True)
+def _contacts(v, nbr, par, headof, sub):
+    sub[v, 0] = 0
+    sub[v, 1] = 0
+    sub[v, 2] = 1 - 2 * par[v]
+    for d in range(4):
+        u = nbr[v, d]
+        if u >= 0 and headof[u] >= 0:
+            sub[v, 0] += 1
+            sub[v, 1] += par[u]
+
+
+@njit(cache=True)
 def _propagate(
-    nbr, par, col, ends, done, headof, tk, ta, tb, meta, comp, queue, rinfo, kcomp, buf, unique
+    nbr,
+    par,
+    col,
+    ends,
+    done,
+    headof,
+    tk,
+    ta,
+    tb,
+    meta,
+    comp,
+    queue,
+    rinfo,
+    kcomp,
+    buf,
+    unique,
+    disc,
+    low,
+    sub,
+    itr,
+    stack,
 ):
     """Apply forced moves to a fixpoint; False when a rule shows the state is dead."""
     n = col.shape[0]
@@ -309,7 +413,33 @@ def _propagate(
             break
     if meta[OPEN] == 0:
         return meta[EMPTY] == 0
-    return _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs)
+    if not _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
+        return False
+    return _pockets(nbr, par, col, headof, disc, low, sub, itr, stack)
+
+
+@njit(cache=True)
+def _luby(i):
+    """1, 1, 2, 1, 1, 2, 4, 1, ... (Luby, Sinclair and Zuckerman)."""
+    size, seq = 1, 0
+    while size < i + 1:
+        seq += 1
+        size = 2 * size + 1
+    while size - 1 != i:
+        size = (size - 1) >> 1
+        seq -= 1
+        i = i % size
+    return 1 << seq
+
+
+@njit(cache=True)
+def _random(meta):
+    x = meta[RNG]
+    x ^= (x << 13) & 0xFFFFFFFF
+    x ^= x >> 17
+    x ^= (x << 5) & 0xFFFFFFFF
+    meta[RNG] = x
+    return x
 
 
 @njit(cache=True)
@@ -342,6 +472,11 @@ def run(
     queue,
     rinfo,
     kcomp,
+    disc,
+    low,
+    sub,
+    itr,
+    stack,
     meta,
     budget,
 ):
@@ -375,17 +510,29 @@ def run(
                 kcomp,
                 buf,
                 unique,
+                disc,
+                low,
+                sub,
+                itr,
+                stack,
             )
             if ok:
                 if meta[OPEN] == 0:
                     return SOLVED
                 bslot = -1
                 bm = 99
+                bscore = 1 << 30
                 for slot in range(2 * npairs):
                     if done[slot >> 1]:
                         continue
                     m = _moves(slot, nbr, col, ends, buf, unique)
-                    if m < bm:
+                    score = m * 64
+                    for j in range(m):
+                        score += 9 if buf[j] == JOIN else _free_count(buf[j], nbr, col)
+                    if meta[RESTARTS] > 0:
+                        score = score * 64 + (_random(meta) & 63)
+                    if score < bscore:
+                        bscore = score
                         bm = m
                         bslot = slot
                         for j in range(m):
@@ -412,10 +559,19 @@ def run(
                 meta[DEPTH] = d + 1
             else:
                 meta[FAILS] += 1
+                meta[SINCE] += 1
         # NEXT: undo to the top decision and take its next branch
         d = meta[DEPTH]
         if d == 0:
             return EXHAUSTED
+        if meta[RESTART] > 0 and meta[SINCE] >= meta[RESTART] * _luby(meta[LUBY]):
+            _undo_to(fr_mark[0], col, ends, done, headof, tk, ta, tb, meta)
+            meta[DEPTH] = 0
+            meta[MODE] = DESCEND
+            meta[SINCE] = 0
+            meta[LUBY] += 1
+            meta[RESTARTS] += 1
+            continue
         top = d - 1
         _undo_to(fr_mark[top], col, ends, done, headof, tk, ta, tb, meta)
         i = fr_i[top]

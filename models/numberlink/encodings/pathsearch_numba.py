@@ -7,6 +7,10 @@ full cover). It answers ``solved`` with a full cover (the harness verifies it),
 ``infeasible`` only when the search is exhausted with sound rules alone, ``timeout``
 when the time limit runs out (the clock is read between chunks of decisions).
 
+Option ``restart`` (default 0: none) restarts the search with random tie-breaks after a
+Luby budget of refuted states until the first solution (complete: the budgets grow
+without bound); it rescues some generated boards with many solutions and costs others.
+
 Option ``assume_unique`` (default off) adds the rule "a path never touches itself",
 which published puzzles follow and boards with several solutions may not. A run with
 it never answers ``infeasible``: an exhausted search is reported as ``timeout`` with a
@@ -81,11 +85,22 @@ class PathSearch:
         self.queue = np.zeros(n, dtype=np.int32)
         self.rinfo = np.zeros((n + 1, 6), dtype=np.int64)
         self.kcomp = np.zeros((max(1, npairs), 7), dtype=np.int32)
+        self.disc = np.zeros(n, dtype=np.int32)
+        self.low = np.zeros(n, dtype=np.int32)
+        self.sub = np.zeros((n, 3), dtype=np.int32)
+        self.itr = np.zeros(n, dtype=np.int32)
+        self.stack = np.zeros(n, dtype=np.int32)
         self.meta = np.zeros(ps.META, dtype=np.int64)
         self.meta[ps.EMPTY] = n - 2 * npairs
         self.meta[ps.OPEN] = npairs
         self.meta[ps.UNIQUE] = int(unique)
         self.meta[ps.MODE] = ps.DESCEND
+        self.meta[ps.RNG] = 2463534242
+
+    def configure(self, restart: int, seed: int = 0) -> None:
+        """Restart budget (0: none) and the seed of the random tie-breaks."""
+        self.meta[ps.RESTART] = restart
+        self.meta[ps.RNG] = 2463534242 + 7919 * seed
 
     def step(self, budget: int) -> int:
         return ps.run(
@@ -107,6 +122,11 @@ class PathSearch:
             self.queue,
             self.rinfo,
             self.kcomp,
+            self.disc,
+            self.low,
+            self.sub,
+            self.itr,
+            self.stack,
             self.meta,
             budget,
         )
@@ -121,6 +141,8 @@ class PathSearch:
             before = self.meta[ps.NODES]
             code = self.step(budget if deadline is not None else 1 << 60)
             if code != ps.BUDGET:
+                if code == ps.SOLVED:
+                    self.meta[ps.RESTART] = 0  # from here on enumerate: each cover once
                 return code
             took = max(1e-4, time.monotonic() - start)
             rate = (self.meta[ps.NODES] - before) / took
@@ -133,6 +155,7 @@ class PathSearch:
             "backtracks": int(m[ps.BACKTRACKS]),
             "forced": int(m[ps.FORCED]),
             "fails": int(m[ps.FAILS]),
+            "restarts": int(m[ps.RESTARTS]),
         }
 
     def paths(self) -> dict[str, list[list[int]]]:
@@ -168,7 +191,10 @@ class PathSearchNumba(Encoding):
     puzzles = ("numberlink",)
     solver = "numba"
     reference = False
-    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"assume_unique": (False, True)}
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "assume_unique": (False, True),
+        "restart": (0, 1000, 10000),
+    }
 
     @classmethod
     def solver_version(cls) -> str:
@@ -177,6 +203,7 @@ class PathSearchNumba(Encoding):
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
         self.search = PathSearch(instance, self.unique)
+        self.search.configure(self.option("restart"), limits.seed)
         n = instance.rows * instance.cols
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
