@@ -2,21 +2,17 @@
 
     python scripts/make_unique_numberlink.py --out instances/numberlink/unique 10x10:1 20x20:2 ...
 
-How a board is made (``make``): a random full cover from ``models.numberlink.generate``
-(a random Hamiltonian path by backbite moves, cut into ``pairs`` paths, default
-``rows * cols / 8``); then, until the complete search ``pathsearch-numba`` finds no
-second solution:
-
-* it finds one, different from the planted cover: a planted path that holds a cell
-  whose path differs in the other solution is cut in two at that cell (the planted
-  cover stays a solution, the other one usually stops being one);
-* the search runs out of its per-check budget: the longest planted path is cut in two.
-
-So every board written has exactly one full cover (proved by the exhausted search, no
-rule of which assumes uniqueness), with paths of at least three cells, and the pair
-count is what uniqueness needed. Deterministic for a spec: only ``random.Random(seed)``
-draws. Each board is written as ``u_RxC_sS.txt`` with its solution in
-``u_RxC_sS.sol.json``.
+How a board is made (``make``): a random Hamiltonian path of the grid (backbite moves,
+``models.numberlink.generate``) cut into dominoes, so every cell is an end and the
+board has exactly one full cover. Then, in random order, two paths whose ends touch
+are merged into one; a merge is kept only when the complete search
+``pathsearch-numba`` proves the merged board still has exactly one cover (it finds
+the planted cover and then exhausts: none of its rules assumes uniqueness). A check
+that runs out of its budget (``--check-s``) rejects the merge; merging stops when no
+untried merge is left or the time per board (``--max-s``) is spent. Every board
+written therefore has exactly one full cover. Deterministic for a spec except where a
+check's budget runs out (that depends on the machine). Each board is written as
+``u_RxC_sS.txt`` with its solution in ``u_RxC_sS.sol.json``.
 """
 
 from __future__ import annotations
