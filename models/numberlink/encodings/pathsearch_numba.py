@@ -1,0 +1,244 @@
+"""``pathsearch-numba``: a dedicated, complete path-growing search compiled with numba.
+
+Paths grow from their open ends, one decision at a time at the end with the fewest
+moves; forced moves, dead cells, stranded pairs and regions and a chessboard parity
+count prune (``_pathsearch.py`` states each rule with the reason it holds for every
+full cover). It answers ``solved`` with a full cover (the harness verifies it),
+``infeasible`` only when the search is exhausted with sound rules alone, ``timeout``
+when the time limit runs out (the clock is read between chunks of decisions).
+
+Option ``restart`` (default 0: none) restarts the search with random tie-breaks after a
+Luby budget of refuted states until the first solution (complete: the budgets grow
+without bound); it rescues some generated boards with many solutions and costs others.
+
+Option ``assume_unique`` (default off) adds the rule "a path never touches itself",
+which published puzzles follow and boards with several solutions may not. A run with
+it never answers ``infeasible``: an exhausted search is reported as ``timeout`` with a
+message saying so (the run's options record the choice).
+
+``check_unique`` continues the same search after the first solution: the search
+reaches every full cover exactly once, so a second one found means "not unique" and
+an exhausted search "unique".
+
+Counters (deterministic, the same with any chunking): ``nodes`` (decisions taken),
+``backtracks`` (decisions whose every branch failed), ``forced`` (forced moves made),
+``fails`` (states refuted by a rule).
+
+The kernel is compiled on first import and cached on disk (numba ``cache=True``);
+importing this module runs it once on a 2x2 board, so the warm parent of a sweep
+(which imports every encoding) has it compiled and loaded before any run forks.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.numberlink.encodings import _pathsearch as ps
+from models.numberlink.rules import Board
+
+#: first chunk of decisions between two looks at the clock; later chunks aim at CHUNK_S
+FIRST_CHUNK = 2_000
+CHUNK_S = 0.05
+
+
+class PathSearch:
+    """The search state as arrays (see ``_pathsearch.py``), resumable chunk by chunk."""
+
+    def __init__(self, board: Board, unique: bool = False):
+        rows, cols = board.rows, board.cols
+        n = rows * cols
+        self.board = board
+        nbr = np.full((n, 4), -1, dtype=np.int32)
+        for v in range(n):
+            r, c = divmod(v, cols)
+            for d, (dr, dc) in enumerate(((-1, 0), (0, -1), (0, 1), (1, 0))):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    nbr[v, d] = (r + dr) * cols + c + dc
+        self.nbr = nbr
+        self.par = np.array([(v // cols + v % cols) & 1 for v in range(n)], dtype=np.int32)
+        npairs = len(board.ends)
+        self.col = np.zeros(n, dtype=np.int32)
+        self.ends = np.zeros(2 * npairs, dtype=np.int32)
+        self.done = np.zeros(npairs, dtype=np.int32)
+        self.headof = np.full(n, -1, dtype=np.int32)
+        for k, (p, q) in enumerate(board.ends.values()):
+            for s, (r, c) in enumerate((p, q)):
+                v = r * cols + c
+                self.col[v] = k + 1
+                self.ends[2 * k + s] = v
+                self.headof[v] = 2 * k + s
+        depth = n + npairs + 1
+        self.tk = np.zeros(depth, dtype=np.int32)
+        self.ta = np.zeros(depth, dtype=np.int32)
+        self.tb = np.zeros(depth, dtype=np.int32)
+        self.fr_mark = np.zeros(depth, dtype=np.int32)
+        self.fr_slot = np.zeros(depth, dtype=np.int32)
+        self.fr_c = np.zeros((depth, 5), dtype=np.int32)
+        self.fr_n = np.zeros(depth, dtype=np.int32)
+        self.fr_i = np.zeros(depth, dtype=np.int32)
+        self.comp = np.zeros(n, dtype=np.int32)
+        self.queue = np.zeros(n, dtype=np.int32)
+        self.rinfo = np.zeros((n + 1, 6), dtype=np.int64)
+        self.kcomp = np.zeros((max(1, npairs), 7), dtype=np.int32)
+        self.disc = np.zeros(n, dtype=np.int32)
+        self.low = np.zeros(n, dtype=np.int32)
+        self.sub = np.zeros((n, 3), dtype=np.int32)
+        self.itr = np.zeros(n, dtype=np.int32)
+        self.stack = np.zeros(n, dtype=np.int32)
+        self.meta = np.zeros(ps.META, dtype=np.int64)
+        self.meta[ps.EMPTY] = n - 2 * npairs
+        self.meta[ps.OPEN] = npairs
+        self.meta[ps.UNIQUE] = int(unique)
+        self.meta[ps.MODE] = ps.DESCEND
+        self.meta[ps.RNG] = 2463534242
+
+    def configure(self, restart: int, seed: int = 0) -> None:
+        """Restart budget (0: none) and the seed of the random tie-breaks."""
+        self.meta[ps.RESTART] = restart
+        self.meta[ps.RNG] = 2463534242 + 7919 * seed
+
+    def step(self, budget: int) -> int:
+        return ps.run(
+            self.nbr,
+            self.par,
+            self.col,
+            self.ends,
+            self.done,
+            self.headof,
+            self.tk,
+            self.ta,
+            self.tb,
+            self.fr_mark,
+            self.fr_slot,
+            self.fr_c,
+            self.fr_n,
+            self.fr_i,
+            self.comp,
+            self.queue,
+            self.rinfo,
+            self.kcomp,
+            self.disc,
+            self.low,
+            self.sub,
+            self.itr,
+            self.stack,
+            self.meta,
+            budget,
+        )
+
+    def next_solution(self, deadline: float | None) -> int | None:
+        """SOLVED or EXHAUSTED, or None when the deadline passed first."""
+        budget = FIRST_CHUNK
+        while True:
+            start = time.monotonic()
+            if deadline is not None and start >= deadline:
+                return None
+            before = self.meta[ps.NODES]
+            code = self.step(budget if deadline is not None else 1 << 60)
+            if code != ps.BUDGET:
+                if code == ps.SOLVED:
+                    self.meta[ps.RESTART] = 0  # from here on enumerate: each cover once
+                return code
+            took = max(1e-4, time.monotonic() - start)
+            rate = (self.meta[ps.NODES] - before) / took
+            budget = max(100, int(rate * CHUNK_S))
+
+    def counters(self) -> dict[str, float]:
+        m = self.meta
+        return {
+            "nodes": int(m[ps.NODES]),
+            "backtracks": int(m[ps.BACKTRACKS]),
+            "forced": int(m[ps.FORCED]),
+            "fails": int(m[ps.FAILS]),
+            "restarts": int(m[ps.RESTARTS]),
+        }
+
+    def paths(self) -> dict[str, list[list[int]]]:
+        """The current full cover, each path walked from its first end to its second."""
+        cols = self.board.cols
+        links: dict[int, list[int]] = {}
+        for t in range(int(self.meta[ps.TL])):
+            a, b = int(self.ta[t]), int(self.tb[t])
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+        out = {}
+        for label, (p, q) in self.board.ends.items():
+            here, prev = p[0] * cols + p[1], -1
+            goal = q[0] * cols + q[1]
+            walk = [here]
+            while here != goal:
+                here, prev = next(x for x in links[here] if x != prev), here
+                walk.append(here)
+            out[label] = [list(divmod(v, cols)) for v in walk]
+        return out
+
+
+def _warm() -> None:
+    """Compile (or load from the on-disk cache) the kernel with every branch typed."""
+    board = Board(2, 2, (("1", "1"), ("2", "2")))
+    search = PathSearch(board)
+    search.next_solution(None)
+    search.next_solution(None)
+
+
+class PathSearchNumba(Encoding):
+    name = "pathsearch-numba"
+    puzzles = ("numberlink",)
+    solver = "numba"
+    reference = False
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "assume_unique": (False, True),
+        "restart": (0, 1000, 10000),
+    }
+
+    @classmethod
+    def solver_version(cls) -> str:
+        return f"puzzle-bench path search (numba {numba.__version__})"
+
+    def build(self, instance: Board, limits: Limits) -> ModelSize:
+        self.unique = bool(self.option("assume_unique"))
+        self.search = PathSearch(instance, self.unique)
+        self.search.configure(self.option("restart"), limits.seed)
+        n = instance.rows * instance.cols
+        edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
+        return ModelSize(n_vars=n, n_constraints=edges)
+
+    def solve(self, limits: Limits) -> Outcome:
+        deadline = _deadline(limits)
+        code = self.search.next_solution(deadline)
+        counters = self.search.counters()
+        if code is None:
+            return Outcome(TIMEOUT, counters=counters, message="time limit")
+        if code == ps.SOLVED:
+            return Outcome(SOLVED, {"paths": self.search.paths()}, counters)
+        if self.unique:
+            counters["exhausted"] = 1
+            return Outcome(
+                TIMEOUT,
+                counters=counters,
+                message="search exhausted under assume_unique: no proof of infeasibility",
+            )
+        return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
+
+    def check_unique(self, limits: Limits | None = None) -> bool | None:
+        """After a solved run: True when no second full cover exists, None if undecided."""
+        if self.unique:
+            return None  # the rule may have cut other solutions
+        code = self.search.next_solution(_deadline(limits))
+        if code is None:
+            return None
+        return code == ps.EXHAUSTED
+
+
+def _deadline(limits: Limits | None) -> float | None:
+    if limits is None or limits.time_limit_s is None:
+        return None
+    return time.monotonic() + limits.time_limit_s
+
+
+_warm()
