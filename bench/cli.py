@@ -21,6 +21,8 @@ COMMANDS = {
     "run": "run",
     "results": "results",
     "report": "report",
+    "stats": "stats",
+    "plot": "plot",
     "compare": "compare",
     "baseline": "baseline",
 }

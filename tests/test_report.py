@@ -49,6 +49,7 @@ def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Pa
     assert result.returncode == 0, result.stderr
     markdown = (out / "report.md").read_text()
     assert "virtual best" in markdown and "circuit-cpsat" in markdown
+    assert "knights_tour: paired comparison" in markdown and "Wilcoxon" in markdown
     for name in ("knights_tour-cactus", "knights_tour-scaling"):
         assert (out / f"{name}.png").stat().st_size > 10_000
         assert (out / f"{name}.svg").stat().st_size > 10_000
@@ -94,7 +95,7 @@ def test_analysis_never_imports_a_solver() -> None:
         "import importlib, pkgutil, sys, bench.analysis;"
         "[importlib.import_module('bench.analysis.' + m.name)"
         " for m in pkgutil.iter_modules(bench.analysis.__path__)];"
-        "import bench.commands.report, bench.commands.compare, bench.commands.results;"
+        "import bench.commands.report, bench.commands.compare, bench.commands.results, bench.commands.stats;"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools','z3','pulp','pysat','highspy'}))"
     )
     import subprocess
@@ -102,3 +103,16 @@ def test_analysis_never_imports_a_solver() -> None:
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_stats_command_prints_pairs_in_every_format(filled_store: Path) -> None:
+    table = run_cli("stats", "base", "--store", str(filled_store))
+    assert table.returncode == 0, table.stderr
+    assert "paired comparison" in table.stdout and "Wilcoxon" in table.stdout
+    md = run_cli("stats", "base", "--store", str(filled_store), "--format", "md")
+    assert md.stdout.startswith("| puzzle | A | B |")
+    doc = json.loads(run_cli("stats", "--store", str(filled_store), "--format", "json").stdout)
+    (pair,) = doc["pairs"]
+    assert {pair["a"], pair["b"]} == set(ENCODINGS) and pair["common"] == len(SPECS)
+    bad = run_cli("stats", "base", "--store", str(filled_store), "--puzzle", "sudoku")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1

@@ -19,10 +19,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from bench.analysis import charts
+from bench.analysis import charts, paired
+from bench.analysis.formats import markdown_table
 from bench.analysis.tables import ANSWERED, per_instance, size_cells, summary, with_config
 
 BOARDS_PER_PUZZLE = 2
+PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
 
 
 @dataclass
@@ -101,11 +103,23 @@ def _puzzle_sections(
         images.append(
             (f"{y} against {x}", _save(charts.scatter(instances, puzzle, x, y), out_dir, stem))
         )
-    sections = [Section(f"{puzzle}: charts", images=images), _model_sizes(data, puzzle)]
+    sections = [
+        Section(f"{puzzle}: charts", images=images),
+        _paired_section(data, puzzle),
+        _model_sizes(data, puzzle),
+    ]
     boards = _boards(runs, puzzle, out_dir)
     if boards.images or boards.text:
         sections.append(boards)
     return sections
+
+
+def _paired_section(data: pd.DataFrame, puzzle: str) -> Section:
+    """Every pair when there are few configurations, else the leader against each other."""
+    mode = "all" if data["config"].nunique() <= PAIRED_ALL_UP_TO else "leader"
+    table = paired.readable(paired.paired(data, puzzle, mode)).drop(columns="puzzle")
+    scope = "every pair" if mode == "all" else "the best-ranked configuration against each other"
+    return Section(f"{puzzle}: paired comparison ({scope})", paired.method_text(), table)
 
 
 def _model_sizes(data: pd.DataFrame, puzzle: str) -> Section:
@@ -168,20 +182,10 @@ def _markdown(sections: list[Section]) -> str:
         if s.text:
             parts.append(s.text + "\n")
         if s.table is not None and not s.table.empty:
-            parts.append(_markdown_table(s.table) + "\n")
+            parts.append(markdown_table(s.table) + "\n")
         for caption, image in s.images:
             parts.append(f"![{caption}]({image})\n")
     return "\n".join(parts)
-
-
-def _markdown_table(table: pd.DataFrame) -> str:
-    header = "| " + " | ".join(map(str, table.columns)) + " |"
-    rule = "|" + "---|" * len(table.columns)
-    rows = [
-        "| " + " | ".join("" if pd.isna(v) else str(v) for v in row) + " |"
-        for row in table.itertuples(index=False)
-    ]
-    return "\n".join([header, rule, *rows])
 
 
 def _html(sections: list[Section], out_dir: Path) -> str:
