@@ -94,8 +94,8 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     border = (limit or float(np.nanmax(pivot.to_numpy()))) * 1.5
     x = pivot.loc[both, config_x].reindex(both).fillna(border).clip(lower=1e-4)
     y = pivot.loc[both, config_y].reindex(both).fillna(border).clip(lower=1e-4)
-    side = min(layout.width, 4.2) if layout.legend != "below" else layout.width
-    figure, ax = plt.subplots(figsize=(side * 1.12, side), layout="constrained")
+    width = min(layout.width, 4.7)  # square axes plus the colour bar, never past the column
+    figure, ax = plt.subplots(figsize=(width, width * 0.89), layout="constrained")
     sizes = data.drop_duplicates("instance").set_index("instance").loc[both, "size"].map(size_cells)
     points = ax.scatter(x, y, c=np.log10(sizes.clip(lower=1)), cmap="viridis", s=14, alpha=0.85)
     low, high = min(x.min(), y.min()) / 1.5, border * 1.2
@@ -153,13 +153,13 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
     if pd.notna(limit) and data["status"].isin(fitting.CENSORED).any():
         ax.axhline(limit, color="grey", lw=0.7, ls=":")
         ax.annotate("time limit", (0.01, limit), xycoords=("axes fraction", "data"),
-                    va="bottom", fontsize="small", color="grey")  # fmt: skip
+                    va="top", fontsize="small", color="grey")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
     _size_ticks(ax, data, layout)
     ax.set_xlabel("board size (rows x cols; log scale of cells)")
     ax.set_ylabel("time to a solution [s]")
-    _title(ax, f"{puzzle}: time against size (median, IQR; dashed: fit)", title)
+    _title(ax, f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)", title)
     ax.grid(True, which="major", alpha=0.3)
     if ax.get_ylim()[1] > 1e6 * max(
         ax.get_ylim()[0], 1e-9
@@ -189,6 +189,9 @@ def _size_ticks(ax: plt.Axes, data: pd.DataFrame, layout: Layout) -> None:
     ax.set_xticks(kept)
     ax.set_xticklabels([names[c] for c in kept], rotation=90)
     ax.minorticks_off()
+    span = max(names.index.max() / names.index.min(), 1.5)
+    pad = span**0.04  # a margin of 4 % of the log range on each side
+    ax.set_xlim(names.index.min() / pad, names.index.max() * pad)
 
 
 def _order(size: str) -> tuple[int, str]:
@@ -212,7 +215,7 @@ def par2_bars(
         ax.annotate(f" {answered}/{row.instances}", (row.par2_s, y), va="center", fontsize="small")
     ax.set_xscale("log")
     ax.set_xlim(right=float(table["par2_s"].max()) * 4)
-    ax.set_xlabel("PAR-2 [s] (mean per instance; unanswered = 2x the time limit)")
+    ax.set_xlabel("PAR-2 [s]\n(mean per instance; unanswered: 2x the time limit)")
     _title(ax, f"{puzzle}: PAR-2 and instances answered", title)
     ax.grid(True, axis="x", which="major", alpha=0.3)
     return figure

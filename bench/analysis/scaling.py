@@ -190,7 +190,7 @@ def _bootstrap(fit: Fit, cells, y, censored, resamples: int) -> tuple[float, flo
         )
         if fitted is not None:
             slopes.append(fitted[1])
-    if len(slopes) < resamples / 2:
+    if not slopes or len(slopes) < resamples / 2:
         return math.nan, math.nan
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(slopes, [tail, 100 - tail])
