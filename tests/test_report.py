@@ -172,3 +172,17 @@ def test_fits_on_a_real_sweep(filled_store: Path) -> None:
     assert set(fits) == set(ENCODINGS)  # three cell counts solved by each
     for fit in fits.values():
         assert math.isfinite(fit.value) and fit.solved == len(SPECS) - 1 and fit.censored == 0
+
+
+def test_results_as_latex_and_markdown_tables(filled_store: Path, capsys) -> None:
+    from bench.cli import main
+
+    base = ["results", "base", "--store", str(filled_store)]
+    assert main([*base, "--format", "latex"]) == 0
+    latex = capsys.readouterr().out
+    assert r"\toprule" in latex and r"\bottomrule" in latex and r"knights\_tour" in latex
+    assert "virtual best" in latex and latex.count(r"\\") == 1 + len(ENCODINGS) + 1
+    assert main([*base, "--format", "markdown", "--table", "instances"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert rows[0].startswith("| puzzle | instance | size | config | status | median [s]")
+    assert len(rows) == 2 + len(SPECS) * len(ENCODINGS)
