@@ -14,6 +14,7 @@ from collections import Counter
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -133,7 +134,7 @@ def summary_table(records: list[RunRecord], run_id: str, seconds: float | None =
         overhead = data["median_overhead_s"]
         table.add_row(
             data["puzzle"],
-            data["config"],
+            escape(data["config"]),  # `[option=value]` is not rich markup
             *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
             time_text,
             _seconds(data["par2_s"]),

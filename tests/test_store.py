@@ -150,3 +150,21 @@ def test_infeasible_conflicts_found_from_the_table() -> None:
     conflicts = stats.infeasible_conflicts(frame)
     assert conflicts["encoding"].tolist() == ["liar"]
     assert conflicts["refuted_by"].tolist() == ["stub-ok"]
+
+
+def test_end_of_sweep_table_keeps_option_sweeps_apart_with_the_reports_par2() -> None:
+    from rich.console import Console
+
+    from bench.analysis.tables import per_instance, summary, with_config
+    from bench.progress import summary_table
+
+    records = [_record(repeat=r, options={"delay": d}) for r in range(2) for d in (0.0, 0.5)]
+    records.append(_record(repeat=2, instance="hard", options={"delay": 0.5}, status="timeout"))
+    console = Console(width=200, record=True)
+    console.print(summary_table(records, "r1"))
+    text = console.export_text()
+    assert "stub-ok[delay=0.0]" in text and "stub-ok[delay=0.5]" in text
+    report = summary(per_instance(with_config(pd.DataFrame([r.to_row() for r in records]))))
+    slow = report[report["config"] == "stub-ok[delay=0.5]"].iloc[0]
+    assert slow["par2_s"] == pytest.approx((0.115 + 10.0) / 2)  # median of 0.11, 0.12; 2 x 5 s
+    assert f"{slow['par2_s']:.3f}" in text  # the same PAR-2 at the end of a sweep

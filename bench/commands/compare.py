@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import compare_runs
@@ -64,7 +65,7 @@ def main(args: argparse.Namespace) -> int:
             f"{row.base_status} -> {row.cur_status}" if row.base_status == row.base_status else ""
         )
         style = {"regression": "red", "improvement": "green"}.get(row.verdict, "")
-        table.add_row(row.puzzle, row.instance, row.config, status, times, ratio,
+        table.add_row(row.puzzle, escape(row.instance), escape(row.config), status, times, ratio,
                       f"[{style}]{row.verdict}[/]: {row.reason}" if style else f"{row.verdict}: {row.reason}")  # fmt: skip
     console = Console()
     if scale[0]:

@@ -14,6 +14,7 @@ import sys
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis import paired
@@ -72,11 +73,11 @@ def main(args: argparse.Namespace) -> int:
         return 0
     console = Console(width=None if Console().is_terminal else 160)
     for puzzle, group in text.groupby("puzzle", sort=True):
-        table = Table(title=f"{puzzle}: paired comparison, A against B")
+        table = Table(title=escape(f"{puzzle}: paired comparison, A against B"))
         for column in group.columns[1:]:
             table.add_column(column, justify="left" if column in ("A", "B") else "right")
         for row in group.itertuples(index=False):
-            table.add_row(*(str(v) for v in row[1:]))
+            table.add_row(*(escape(str(v)) for v in row[1:]))  # `[k=v]` is not markup
         console.print(table)
     console.print(paired.method_text(), highlight=False)
     return 0
