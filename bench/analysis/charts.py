@@ -25,30 +25,35 @@ from bench.analysis.style import REPORT, Layout, config_styles
 from bench.analysis.tables import ANSWERED, size_cells, summary
 
 TICK_GAP_IN = 0.16  # rotated size labels closer than this would overlap
+RIGHT_LEGEND_CHARS = 28  # longer labels go below the axes, or they squeeze it
 
 
 def _styles(data: pd.DataFrame) -> dict[str, dict]:
     return config_styles(list(zip(data["config"], data["encoding"], strict=True)))
 
 
-def _figure(
-    layout: Layout, legend_entries: int = 0, square: bool = False
-) -> tuple[Figure, plt.Axes]:
+def _figure(layout: Layout, square: bool = False) -> tuple[Figure, plt.Axes]:
     height = layout.width if square else layout.height
-    if layout.legend == "below" and legend_entries:
-        height += 0.17 * legend_entries * layout.font / 8  # one line of legend per entry
     figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
     return figure, ax
 
 
 def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
+    """Right of the axes when the labels are short and the layout allows; else below, in as
+    many columns as fit the width, the figure growing by the legend's rows."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
-    if layout.legend == "below":
-        figure.legend(handles, labels, loc="outside lower center", ncols=1, frameon=False)
-    else:
+    longest = max(len(label) for label in labels)
+    if layout.legend == "right" and longest <= RIGHT_LEGEND_CHARS:
         figure.legend(handles, labels, loc="outside right upper", frameon=False)
+        return
+    char_in = 0.058 * (layout.font - 1) / 7  # a legend character's width, roughly
+    columns = max(1, min(len(labels), int(layout.width // (longest * char_in + 0.5))))
+    rows = math.ceil(len(labels) / columns)
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(width, height + rows * 0.19 * (layout.font - 1) / 7)
+    figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
 
 
 def _title(ax: plt.Axes, text: str, title: bool) -> None:
@@ -62,7 +67,7 @@ def cactus(
     """Instances answered (x) within a time (y): further right and lower is better."""
     data = instances[instances["puzzle"] == puzzle]
     styles = _styles(data)
-    figure, ax = _figure(layout, data["config"].nunique())
+    figure, ax = _figure(layout)
     for config, group in data.groupby("config"):
         times = np.sort(group.loc[group["status"].isin(ANSWERED), "time_s"].dropna().to_numpy())
         if len(times) == 0:
@@ -129,7 +134,7 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
     data["cells"] = data["size"].map(size_cells)
     fits = fitting.fits(instances, puzzle) if fits is None else fits
     styles = _styles(data)
-    figure, ax = _figure(layout, data["config"].nunique())
+    figure, ax = _figure(layout)
     for config, group in data.groupby("config"):
         points = []
         for (cells, _size), at_size in group.groupby(["cells", "size"], sort=True):
@@ -139,7 +144,11 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
             times = at_size.loc[solved, "time_s"]
             points.append((cells, times.median(), times.quantile(0.25), times.quantile(0.75)))
         fit = fits.get(config)
-        label = f"{config}: {fit.formula()}" if fit else str(config)
+        label = (
+            f"{config}: {fit.formula()}"
+            if fit
+            else f"{config} (no fit: under {fitting.MIN_SIZES} sizes solved)"
+        )
         if points:
             cells, median, q1, q3 = (np.array(v) for v in zip(*points, strict=True))
             ax.plot(cells, median, label=label, **styles[config])
@@ -147,13 +156,16 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
         if fit:
             span = group["cells"][group["status"].isin(["solved", *fitting.CENSORED])]
             grid = np.geomspace(max(span.min(), 1), max(span.max(), 2), 60)
-            ax.plot(grid, fit.predict(grid), color=styles[config]["color"], lw=0.9, ls=(0, (4, 2)),
+            line = fit.predict(grid)
+            if pd.notna(data["time_limit_s"].max()):  # past 10x the limit it says nothing more
+                line = np.where(line <= 10 * data["time_limit_s"].max(), line, np.nan)
+            ax.plot(grid, line, color=styles[config]["color"], lw=0.9, ls=(0, (4, 2)),
                     alpha=0.9, label=None if points else label)  # fmt: skip
     limit = data["time_limit_s"].max()
     if pd.notna(limit) and data["status"].isin(fitting.CENSORED).any():
         ax.axhline(limit, color="grey", lw=0.7, ls=":")
-        ax.annotate("time limit", (0.01, limit), xycoords=("axes fraction", "data"),
-                    va="top", fontsize="small", color="grey")  # fmt: skip
+        ax.annotate("time limit", (0.99, limit), xycoords=("axes fraction", "data"),
+                    ha="right", va="bottom", fontsize="small", color="grey")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
     _size_ticks(ax, data, layout)
@@ -161,11 +173,6 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
     ax.set_ylabel("time to a solution [s]")
     _title(ax, f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)", title)
     ax.grid(True, which="major", alpha=0.3)
-    if ax.get_ylim()[1] > 1e6 * max(
-        ax.get_ylim()[0], 1e-9
-    ):  # a fit running away: keep data legible
-        top = max(float(data["time_s"].max()) * 10, float(limit) * 3 if pd.notna(limit) else 0)
-        ax.set_ylim(top=top)
     _legend(figure, ax, layout)
     return figure
 
