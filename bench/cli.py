@@ -28,6 +28,8 @@ COMMANDS = {
     "run": "run",
     "results": "results",
     "report": "report",
+    "stats": "stats",
+    "plot": "plot",
     "compare": "compare",
     "baseline": "baseline",
     "history": "history",

@@ -14,6 +14,7 @@ from collections import Counter
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -26,6 +27,7 @@ from rich.progress import (
 from rich.table import Table
 
 from bench.analysis import stats
+from bench.analysis.tables import with_config
 from bench.record import RunRecord
 from bench.suites import PlannedRun
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
@@ -109,19 +111,22 @@ def _clip(text: str, width: int) -> str:
 
 
 def summary_table(records: list[RunRecord], run_id: str, seconds: float | None = None) -> Table:
-    """Per puzzle x encoding: status counts, median time with IQR, median wall and overhead."""
+    """Per puzzle x configuration (``tables.with_config``, the report's labels, so option
+    sweeps stay apart): run status counts, median time with IQR, PAR-2 (the report's, per
+    instance), median wall and overhead."""
     frame = pd.DataFrame([r.to_row() for r in records])
     title = f"run {run_id}: {len(records)} runs"
     if seconds is not None:
         title += f" in {seconds:.1f} s"
     table = Table(title=title)
-    columns = ("puzzle", "encoding", "solved", "infeas", "timeout", "memout", "wrong",
-               "error", "time s (IQR)", "wall s", "ovh ms")  # fmt: skip
+    columns = ("puzzle", "configuration", "solved", "infeas", "timeout", "memout", "wrong",
+               "error", "time s (IQR)", "PAR-2 s", "wall s", "ovh ms")  # fmt: skip
     for name in columns:
-        table.add_column(name, justify="left" if name in ("puzzle", "encoding") else "right")
+        table.add_column(name, justify="left" if name in ("puzzle", "configuration") else "right")
     if frame.empty:
         return table
-    for row in stats.summary(frame).itertuples(index=False):
+    frame = with_config(frame)
+    for row in stats.summary(frame, ("puzzle", "config")).itertuples(index=False):
         data = row._asdict()
         time_text = _seconds(data["median_time_s"])
         if not _missing(data["time_iqr_s"]) and data["answered"] > 1:
@@ -129,9 +134,10 @@ def summary_table(records: list[RunRecord], run_id: str, seconds: float | None =
         overhead = data["median_overhead_s"]
         table.add_row(
             data["puzzle"],
-            data["encoding"],
+            escape(data["config"]),  # `[option=value]` is not rich markup
             *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
             time_text,
+            _seconds(data["par2_s"]),
             _seconds(data["median_wall_s"]),
             "-" if _missing(overhead) else f"{overhead * 1000:.1f}",
         )

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bench import store
@@ -13,7 +15,10 @@ from bench.record import RunRecord
 from models import registry
 from tests.conftest import run_cli
 
-SPECS = ["gen:knights_tour:5x5:0", "gen:knights_tour:6x6:0", "gen:knights_tour:5x6:0"]
+# 5x5 has no closed tour; 3x10 and 5x6 share 30 cells (one tick, both named); four solved sizes
+# let the scaling fit run
+SPECS = ["gen:knights_tour:5x5:0", "gen:knights_tour:6x6:0", "gen:knights_tour:5x6:0",
+         "gen:knights_tour:3x10:0", "gen:knights_tour:6x8:0"]  # fmt: skip
 ENCODINGS = ["circuit-cpsat", "pbeq-z3"]
 
 
@@ -50,6 +55,7 @@ def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Pa
     assert result.returncode == 0, result.stderr
     markdown = (out / "report.md").read_text()
     assert "virtual best" in markdown and "circuit-cpsat" in markdown
+    assert "knights_tour: paired comparison" in markdown and "Wilcoxon" in markdown
     for name in ("knights_tour-cactus", "knights_tour-scaling"):
         assert (out / f"{name}.png").stat().st_size > 10_000
         assert (out / f"{name}.svg").stat().st_size > 10_000
@@ -95,7 +101,7 @@ def test_analysis_never_imports_a_solver() -> None:
         "import importlib, pkgutil, sys, bench.analysis;"
         "[importlib.import_module('bench.analysis.' + m.name)"
         " for m in pkgutil.iter_modules(bench.analysis.__path__)];"
-        "import bench.commands.report, bench.commands.compare, bench.commands.results;"
+        "import bench.commands.report, bench.commands.compare, bench.commands.results, bench.commands.stats, bench.commands.plot;"
         "print(sorted({m.split('.')[0] for m in sys.modules} & {'ortools','z3','pulp','pysat','highspy'}))"
     )
     import subprocess
@@ -103,3 +109,81 @@ def test_analysis_never_imports_a_solver() -> None:
 
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_stats_command_prints_pairs_in_every_format(filled_store: Path, capsys) -> None:
+    from bench.cli import main
+
+    base = ["stats", "base", "--store", str(filled_store)]
+    assert main(base) == 0
+    table = capsys.readouterr().out
+    assert "paired comparison" in table and "Wilcoxon" in table
+    assert main([*base, "--format", "md"]) == 0
+    assert capsys.readouterr().out.startswith("| puzzle | A | B |")
+    assert main(["stats", "--store", str(filled_store), "--format", "json"]) == 0
+    (pair,) = json.loads(capsys.readouterr().out)["pairs"]
+    assert {pair["a"], pair["b"]} == set(ENCODINGS) and pair["common"] == len(SPECS)
+    assert main([*base, "--puzzle", "sudoku"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_plot_renders_every_kind_non_blank_with_embedded_fonts(
+    filled_store: Path, tmp_path: Path, capsys
+) -> None:
+    """Every kind of figure, in-process (fast): PNG non-blank, PDF fonts embedded, SVG text."""
+    import shutil
+    import subprocess
+
+    import matplotlib.image
+
+    from bench.cli import main
+
+    for kind in ("cactus", "scatter", "scaling", "par2", "board"):
+        for suffix, width in ((".png", "single"), (".pdf", "double")):
+            out = tmp_path / f"{kind}{suffix}"
+            args = ["plot", kind, "base", "--store", str(filled_store), "--out", str(out)]
+            assert main([*args, "--width", width]) == 0, kind
+            if suffix == ".png":
+                pixels = matplotlib.image.imread(out)
+                colours = np.unique(pixels.reshape(-1, pixels.shape[-1]), axis=0)
+                assert len(colours) > 50, f"{kind}: blank-looking PNG"
+                assert pixels.shape[1] == pytest.approx(3.3 * 300, abs=3)  # one column at 300 dpi
+            else:
+                data = out.read_bytes()
+                assert b"/FontFile2" in data and b"/Type3" not in data, (
+                    f"{kind}: fonts not embedded"
+                )
+                if shutil.which("pdffonts"):
+                    rows = subprocess.run(["pdffonts", str(out)], capture_output=True, text=True)
+                    fonts = rows.stdout.splitlines()[2:]
+                    assert fonts and all(" yes " in row for row in fonts), rows.stdout
+    svg = tmp_path / "scaling.svg"
+    assert main(["plot", "scaling", "base", "--store", str(filled_store), "--out", str(svg)]) == 0
+    assert "t ~ n^" in svg.read_text() or "x2 every" in svg.read_text()  # the fit's formula
+    capsys.readouterr()
+    assert main(["plot", "cactus", "base", "--store", str(filled_store), "--out", "x.gif"]) == 2
+
+
+def test_fits_on_a_real_sweep(filled_store: Path) -> None:
+    from bench.analysis import scaling
+    from bench.analysis.tables import per_instance, with_config
+
+    instances = per_instance(with_config(store.load(filled_store, ["base"])))
+    fits = scaling.fits(instances, "knights_tour", resamples=20)
+    assert set(fits) == set(ENCODINGS)  # three cell counts solved by each
+    for fit in fits.values():
+        assert math.isfinite(fit.value) and fit.solved == len(SPECS) - 1 and fit.censored == 0
+
+
+def test_results_as_latex_and_markdown_tables(filled_store: Path, capsys) -> None:
+    from bench.cli import main
+
+    base = ["results", "base", "--store", str(filled_store)]
+    assert main([*base, "--format", "latex"]) == 0
+    latex = capsys.readouterr().out
+    assert r"\toprule" in latex and r"\bottomrule" in latex and r"knights\_tour" in latex
+    assert "virtual best" in latex and latex.count(r"\\") == 1 + len(ENCODINGS) + 1
+    assert main([*base, "--format", "markdown", "--table", "instances"]) == 0
+    rows = capsys.readouterr().out.strip().splitlines()
+    assert rows[0].startswith("| puzzle | instance | size | config | status | median [s]")
+    assert len(rows) == 2 + len(SPECS) * len(ENCODINGS)

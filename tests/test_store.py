@@ -129,7 +129,30 @@ def test_statistics_are_pure_functions_of_the_table() -> None:
     assert spread["iqr"] == pytest.approx(spread["q3"] - spread["q1"])
     counts = stats.status_counts(frame).iloc[0]
     assert (counts["solved"], counts["timeout"], counts["wrong"], counts["runs"]) == (4, 1, 1, 6)
-    score = stats.par2(frame).iloc[0]["par2_s"]
-    assert score == pytest.approx((0.11 + 0.12 + 0.13 + 0.14 + 10.0 + 10.0) / 6)
+    # PAR-2 is per instance: one wrong repeat makes the instance wrong, scored 2 x 5 s
+    score = stats.par2(frame).iloc[0]
+    assert (score["par2_s"], score["n"]) == (pytest.approx(10.0), 1)
+    other = [_record(repeat=r, instance="b") for r in range(3)]  # answered in 0.11, 0.12, 0.13
+    other += [_record(repeat=3, instance="c", status="timeout", solve_s=5.0)]
+    frame2 = pd.DataFrame([r.to_row() for r in other])
+    assert stats.par2(frame2).iloc[0]["par2_s"] == pytest.approx((0.12 + 10.0) / 2)
     table = stats.summary(frame)
     assert {"median_time_s", "time_iqr_s", "par2_s", "median_overhead_s"} <= set(table.columns)
+
+
+def test_end_of_sweep_table_keeps_option_sweeps_apart_with_the_reports_par2() -> None:
+    from rich.console import Console
+
+    from bench.analysis.tables import per_instance, summary, with_config
+    from bench.progress import summary_table
+
+    records = [_record(repeat=r, options={"delay": d}) for r in range(2) for d in (0.0, 0.5)]
+    records.append(_record(repeat=2, instance="hard", options={"delay": 0.5}, status="timeout"))
+    console = Console(width=200, record=True)
+    console.print(summary_table(records, "r1"))
+    text = console.export_text()
+    assert "stub-ok[delay=0.0]" in text and "stub-ok[delay=0.5]" in text
+    report = summary(per_instance(with_config(pd.DataFrame([r.to_row() for r in records]))))
+    slow = report[report["config"] == "stub-ok[delay=0.5]"].iloc[0]
+    assert slow["par2_s"] == pytest.approx((0.115 + 10.0) / 2)  # median of 0.11, 0.12; 2 x 5 s
+    assert f"{slow['par2_s']:.3f}" in text  # the same PAR-2 at the end of a sweep

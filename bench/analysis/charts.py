@@ -1,10 +1,14 @@
-"""Charts for write-ups, drawn from per-instance tables (``bench.tables.per_instance``).
+"""Charts for write-ups, drawn from per-instance tables (``tables.per_instance``).
 
-Each function returns a matplotlib Figure with a title, units, log axes where times
-span decades and a legend naming the configurations; saving is the caller's job.
+Each function returns a matplotlib Figure with units, log axes where times span decades and
+a legend naming the configurations, sized by a ``style.Layout`` (the report's, or a paper's
+one or two columns) with each encoding in its fixed colour and marker (``style``). Saving is
+the caller's job; draw inside ``style.paper_rc(layout)`` so fonts are sized and embed.
 """
 
 from __future__ import annotations
+
+import math
 
 import matplotlib
 
@@ -15,49 +19,74 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from bench.analysis.tables import ANSWERED, size_cells
+from bench.analysis import scaling as fitting
+from bench.analysis.paired import ranking
+from bench.analysis.style import REPORT, Layout, config_styles
+from bench.analysis.tables import ANSWERED, size_cells, summary
 
-MARKERS = "osD^vP*Xh<>p"
-
-
-def _styles(configs: list[str]) -> dict[str, dict]:
-    colours = plt.get_cmap("tab10" if len(configs) <= 10 else "tab20")
-    return {
-        c: {"color": colours(i % colours.N), "marker": MARKERS[i % len(MARKERS)]}
-        for i, c in enumerate(sorted(configs))
-    }
+TICK_GAP_IN = 0.16  # rotated size labels closer than this would overlap
+RIGHT_LEGEND_CHARS = 28  # longer labels go below the axes, or they squeeze it
 
 
-def cactus(instances: pd.DataFrame, puzzle: str) -> Figure:
+def _styles(data: pd.DataFrame) -> dict[str, dict]:
+    return config_styles(list(zip(data["config"], data["encoding"], strict=True)))
+
+
+def _figure(layout: Layout, square: bool = False) -> tuple[Figure, plt.Axes]:
+    height = layout.width if square else layout.height
+    figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
+    return figure, ax
+
+
+def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
+    """Right of the axes when the labels are short and the layout allows; else below, in as
+    many columns as fit the width, the figure growing by the legend's rows."""
+    handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        return
+    longest = max(len(label) for label in labels)
+    if layout.legend == "right" and longest <= RIGHT_LEGEND_CHARS:
+        figure.legend(handles, labels, loc="outside right upper", frameon=False)
+        return
+    char_in = 0.058 * (layout.font - 1) / 7  # a legend character's width, roughly
+    columns = max(1, min(len(labels), int(layout.width // (longest * char_in + 0.5))))
+    rows = math.ceil(len(labels) / columns)
+    width, height = figure.get_size_inches()
+    figure.set_size_inches(width, height + rows * 0.19 * (layout.font - 1) / 7)
+    figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
+
+
+def _title(ax: plt.Axes, text: str, title: bool) -> None:
+    if title:
+        ax.set_title(text)
+
+
+def cactus(
+    instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title: bool = True
+) -> Figure:
     """Instances answered (x) within a time (y): further right and lower is better."""
     data = instances[instances["puzzle"] == puzzle]
-    styles = _styles(list(data["config"].unique()))
-    figure, ax = plt.subplots(figsize=(8, 5))
+    styles = _styles(data)
+    figure, ax = _figure(layout)
     for config, group in data.groupby("config"):
         times = np.sort(group.loc[group["status"].isin(ANSWERED), "time_s"].dropna().to_numpy())
         if len(times) == 0:
             continue
-        ax.step(
-            np.arange(1, len(times) + 1),
-            times,
-            where="post",
-            label=f"{config} ({len(times)}/{len(group)})",
-            markevery=max(1, len(times) // 12),
-            markersize=4,
-            **styles[config],
-        )
+        ax.step(np.arange(1, len(times) + 1), times, where="post",
+                label=f"{config} ({len(times)}/{len(group)})",
+                markevery=max(1, len(times) // 12), **styles[config])  # fmt: skip
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("instances answered (solved or proved infeasible)")
-    ax.set_ylabel("build + solve time per instance [s] (median of repeats)")
-    ax.set_title(f"{puzzle}: cactus plot, {data['instance'].nunique()} instances")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    figure.tight_layout()
+    ax.set_xlabel("instances answered")
+    ax.set_ylabel("time per instance [s]")
+    _title(ax, f"{puzzle}: cactus plot ({data['instance'].nunique()} instances)", title)
+    ax.grid(True, which="major", alpha=0.3)
+    _legend(figure, ax, layout)
     return figure
 
 
-def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str) -> Figure:
+def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
+            layout: Layout = REPORT, title: bool = True) -> Figure:  # fmt: skip
     """One point per instance; points above the diagonal favour the x configuration.
 
     Unanswered runs sit on the border at 1.5x the time limit so they stay visible.
@@ -68,83 +97,138 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str) 
     status = data.pivot_table(index="instance", columns="config", values="status", aggfunc="first")
     both = pivot.index.intersection(status.dropna(subset=[config_x, config_y]).index)
     border = (limit or float(np.nanmax(pivot.to_numpy()))) * 1.5
-    x = pivot.loc[both, config_x].fillna(border).clip(lower=1e-4)
-    y = pivot.loc[both, config_y].fillna(border).clip(lower=1e-4)
-    figure, ax = plt.subplots(figsize=(5.5, 5.5))
+    x = pivot.loc[both, config_x].reindex(both).fillna(border).clip(lower=1e-4)
+    y = pivot.loc[both, config_y].reindex(both).fillna(border).clip(lower=1e-4)
+    width = min(layout.width, 4.7)  # square axes plus the colour bar, never past the column
+    figure, ax = plt.subplots(figsize=(width, width * 0.89), layout="constrained")
     sizes = data.drop_duplicates("instance").set_index("instance").loc[both, "size"].map(size_cells)
-    points = ax.scatter(x, y, c=np.log10(sizes.clip(lower=1)), cmap="viridis", s=22, alpha=0.85)
+    points = ax.scatter(x, y, c=np.log10(sizes.clip(lower=1)), cmap="viridis", s=14, alpha=0.85)
     low, high = min(x.min(), y.min()) / 1.5, border * 1.2
-    ax.plot([low, high], [low, high], color="grey", lw=1)
+    ax.plot([low, high], [low, high], color="grey", lw=0.8)
     for factor in (10, 0.1):
-        ax.plot([low, high], [low * factor, high * factor], color="grey", lw=0.6, ls=":")
-    ax.axhline(border, color="red", lw=0.6, ls="--")
-    ax.axvline(border, color="red", lw=0.6, ls="--")
+        ax.plot([low, high], [low * factor, high * factor], color="grey", lw=0.5, ls=":")
+    ax.axhline(border, color="#D55E00", lw=0.6, ls="--")
+    ax.axvline(border, color="#D55E00", lw=0.6, ls="--")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
+    ax.set_aspect("equal")
     ax.set_xlabel(f"{config_x}: time [s]")
     ax.set_ylabel(f"{config_y}: time [s]")
-    ax.set_title(
-        f"{puzzle}: {config_y} against {config_x}\n(dashed red: not answered; dotted: 10x)"
-    )
-    figure.colorbar(points, ax=ax, label="log10 cells on the board", shrink=0.8)
-    figure.tight_layout()
+    _title(ax, f"{puzzle}: {len(both)} instances\n(dashed: not answered; dotted: 10x)", title)
+    figure.colorbar(points, ax=ax, label="log10 cells", shrink=0.8)
     return figure
 
 
-def scaling(instances: pd.DataFrame, puzzle: str) -> Figure:
-    """Median time to a solution against board size per configuration, IQR shaded.
+def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title: bool = True,
+            fits: dict[str, fitting.Fit] | None = None) -> Figure:  # fmt: skip
+    """Median time to a solution against board size per configuration, IQR shaded, with the
+    fitted growth (``bench.analysis.scaling``, timeouts censored) dashed, formula in the legend.
 
-    Only solved runs count (an infeasibility proof is a different task); sizes where a
-    configuration solved under half its instances are left out of its line, so a line
-    never dips because only the easy boards remain.
+    One point per distinct board size (a 5x6 and a 3x10 board share x = 30 cells but stay two
+    points, and the tick names both); sizes where a configuration solved under half its
+    instances are left out of its line, so a line never dips because only easy boards remain.
     """
     data = instances[instances["puzzle"] == puzzle].copy()
     data["cells"] = data["size"].map(size_cells)
-    styles = _styles(list(data["config"].unique()))
-    figure, ax = plt.subplots(figsize=(8, 5))
-    plotted_cells: set[int] = set()
+    fits = fitting.fits(instances, puzzle) if fits is None else fits
+    styles = _styles(data)
+    figure, ax = _figure(layout)
     for config, group in data.groupby("config"):
         points = []
-        for cells, at_size in group.groupby("cells"):
+        for (cells, _size), at_size in group.groupby(["cells", "size"], sort=True):
             solved = at_size["status"] == "solved"
             if solved.mean() < 0.5:
                 continue
             times = at_size.loc[solved, "time_s"]
             points.append((cells, times.median(), times.quantile(0.25), times.quantile(0.75)))
-        if not points:
-            continue
-        cells, median, q1, q3 = (np.array(v) for v in zip(*points, strict=True))
-        plotted_cells.update(int(c) for c in cells)
-        ax.plot(cells, median, label=config, **styles[config])
-        ax.fill_between(cells, q1, q3, alpha=0.15, color=styles[config]["color"])
+        fit = fits.get(config)
+        label = (
+            f"{config}: {fit.formula()}"
+            if fit
+            else f"{config} (no fit: under {fitting.MIN_SIZES} sizes solved)"
+        )
+        if points:
+            cells, median, q1, q3 = (np.array(v) for v in zip(*points, strict=True))
+            ax.plot(cells, median, label=label, **styles[config])
+            ax.fill_between(cells, q1, q3, alpha=0.15, color=styles[config]["color"], lw=0)
+        if fit:
+            span = group["cells"][group["status"].isin(["solved", *fitting.CENSORED])]
+            grid = np.geomspace(max(span.min(), 1), max(span.max(), 2), 60)
+            line = fit.predict(grid)
+            if pd.notna(data["time_limit_s"].max()):  # past 10x the limit it says nothing more
+                line = np.where(line <= 10 * data["time_limit_s"].max(), line, np.nan)
+            ax.plot(grid, line, color=styles[config]["color"], lw=0.9, ls=(0, (4, 2)),
+                    alpha=0.9, label=None if points else label)  # fmt: skip
+    limit = data["time_limit_s"].max()
+    if pd.notna(limit) and data["status"].isin(fitting.CENSORED).any():
+        ax.axhline(limit, color="grey", lw=0.7, ls=":")
+        ax.annotate("time limit", (0.99, limit), xycoords=("axes fraction", "data"),
+                    ha="right", va="bottom", fontsize="small", color="grey")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
-    plotted: list[int] = []
-    for cells in sorted(plotted_cells):  # labels at least 30 % apart, so they never overlap
-        if not plotted or cells >= plotted[-1] * 1.3:
-            plotted.append(cells)
-    labels = data.drop_duplicates("cells").set_index("cells")["size"]
-    ax.set_xticks(plotted)
-    ax.set_xticklabels([labels[c] for c in plotted], rotation=45, fontsize=8)
+    _size_ticks(ax, data, layout)
+    ax.set_xlabel("board size (rows x cols; log scale of cells)")
+    ax.set_ylabel("time to a solution [s]")
+    _title(ax, f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)", title)
+    ax.grid(True, which="major", alpha=0.3)
+    _legend(figure, ax, layout)
+    return figure
+
+
+def _size_ticks(ax: plt.Axes, data: pd.DataFrame, layout: Layout) -> None:
+    """A tick at every distinct cell count naming every board size there (``3x10/5x6``),
+    dropping only ticks that would overlap at this figure width."""
+    names = data.groupby("cells")["size"].agg(
+        lambda s: "/".join(sorted(set(map(str, s)), key=_order))
+    )
+    names = names[names.index > 0]
+    if names.empty:
+        return
+    low, high = math.log(names.index.min()), math.log(max(names.index.max(), names.index.min() + 1))
+    width = layout.width * 0.7  # the axes' share of the figure, roughly
+    kept: list[int] = []
+    for cells in names.index:
+        where = (math.log(cells) - low) / (high - low) * width if high > low else 0.0
+        if not kept or where - (math.log(kept[-1]) - low) / (high - low) * width >= TICK_GAP_IN:
+            kept.append(int(cells))
+    ax.set_xticks(kept)
+    ax.set_xticklabels([names[c] for c in kept], rotation=90)
     ax.minorticks_off()
-    ax.set_xlabel("board size (log of cells)")
-    ax.set_ylabel("build + solve time [s]: median, IQR shaded")
-    ax.set_title(f"{puzzle}: time to a solution (sizes with under half solved left out)")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-    figure.tight_layout()
+    span = max(names.index.max() / names.index.min(), 1.5)
+    pad = span**0.04  # a margin of 4 % of the log range on each side
+    ax.set_xlim(names.index.min() / pad, names.index.max() * pad)
+
+
+def _order(size: str) -> tuple[int, str]:
+    return size_cells(size), size
+
+
+def par2_bars(
+    instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title: bool = True
+) -> Figure:
+    """PAR-2 per configuration (log scale, best at the top) with the virtual best, and the
+    answered count at each bar: the one-glance ranking."""
+    table = summary(instances[instances["puzzle"] == puzzle]).sort_values("par2_s", ascending=False)
+    data = instances[instances["puzzle"] == puzzle]
+    styles = _styles(data)
+    height = max(layout.height, 0.22 * len(table) * layout.font / 8 + 0.8)
+    figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
+    colours = [styles.get(c, {}).get("color", "grey") for c in table["config"]]
+    ax.barh(table["config"], table["par2_s"], color=colours, height=0.65)
+    for y, row in enumerate(table.itertuples()):
+        answered = row.solved + row.infeasible
+        ax.annotate(f" {answered}/{row.instances}", (row.par2_s, y), va="center", fontsize="small")
+    ax.set_xscale("log")
+    ax.set_xlim(right=float(table["par2_s"].max()) * 4)
+    ax.set_xlabel("PAR-2 [s]\n(mean per instance; unanswered: 2x the time limit)")
+    _title(ax, f"{puzzle}: PAR-2 and instances answered", title)
+    ax.grid(True, axis="x", which="major", alpha=0.3)
     return figure
 
 
 def scatter_pairs(instances: pd.DataFrame, puzzle: str, limit: int = 4) -> list[tuple[str, str]]:
-    """The leader (most answered, then least total time) against each other config, up to ``limit``."""
-    data = instances[instances["puzzle"] == puzzle]
-    answered = data[data["status"].isin(ANSWERED)]
-    ranking = answered.groupby("config")["time_s"].agg(["count", "sum"])
-    ranking = ranking.sort_values(["count", "sum"], ascending=[False, True])
-    configs = list(ranking.index)
-    if len(configs) < 2:
-        return []
-    return [(configs[0], other) for other in configs[1 : limit + 1]]
+    """The leader (``paired.ranking``) against each next-ranked config, up to ``limit``."""
+    configs = ranking(instances[instances["puzzle"] == puzzle])
+    return [(configs[0], other) for other in configs[1 : limit + 1]] if len(configs) > 1 else []

@@ -19,10 +19,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from bench.analysis import charts
+from bench.analysis import charts, paired, scaling
+from bench.analysis.formats import markdown_table
+from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import ANSWERED, per_instance, size_cells, summary, with_config
 
 BOARDS_PER_PUZZLE = 2
+PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
 
 
 @dataclass
@@ -47,9 +50,12 @@ def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str,
     return html_path
 
 
-def _save(figure, out_dir: Path, stem: str) -> str:
-    figure.savefig(out_dir / f"{stem}.png", dpi=130, bbox_inches="tight")
-    figure.savefig(out_dir / f"{stem}.svg", bbox_inches="tight")
+def _save(draw, out_dir: Path, stem: str) -> str:
+    """Draw (a function returning a Figure, or a Figure) in the report's style; save PNG + SVG."""
+    with paper_rc(REPORT):
+        figure = draw() if callable(draw) else draw
+        figure.savefig(out_dir / f"{stem}.png", dpi=REPORT.dpi)
+        figure.savefig(out_dir / f"{stem}.svg")
     plt.close(figure)
     return f"{stem}.png"
 
@@ -91,21 +97,53 @@ def _puzzle_sections(
     runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str, out_dir: Path
 ) -> list[Section]:
     data = instances[instances["puzzle"] == puzzle]
-    images = [("Cactus plot", _save(charts.cactus(instances, puzzle), out_dir, f"{puzzle}-cactus"))]
+    images = [
+        (
+            "Cactus plot",
+            _save(lambda: charts.cactus(instances, puzzle), out_dir, f"{puzzle}-cactus"),
+        ),
+        ("PAR-2", _save(lambda: charts.par2_bars(instances, puzzle), out_dir, f"{puzzle}-par2")),
+    ]
+    fits: dict[str, scaling.Fit] = {}
     if data["size"].nunique() > 1:
-        images.append(
-            ("Scaling", _save(charts.scaling(instances, puzzle), out_dir, f"{puzzle}-scaling"))
-        )
+        fits = scaling.fits(instances, puzzle)
+        draw = lambda: charts.scaling(instances, puzzle, fits=fits)  # noqa: E731
+        images.append(("Scaling", _save(draw, out_dir, f"{puzzle}-scaling")))
     for x, y in charts.scatter_pairs(instances, puzzle):
         stem = f"{puzzle}-scatter-{_slug(x)}-vs-{_slug(y)}"
-        images.append(
-            (f"{y} against {x}", _save(charts.scatter(instances, puzzle, x, y), out_dir, stem))
-        )
-    sections = [Section(f"{puzzle}: charts", images=images), _model_sizes(data, puzzle)]
+        draw = lambda x=x, y=y: charts.scatter(instances, puzzle, x, y)  # noqa: E731
+        images.append((f"{y} against {x}", _save(draw, out_dir, stem)))
+    sections = [
+        Section(f"{puzzle}: charts", images=images),
+        _paired_section(data, puzzle),
+        *([_fit_section(fits, puzzle)] if data["size"].nunique() > 1 else []),
+        _model_sizes(data, puzzle),
+    ]
     boards = _boards(runs, puzzle, out_dir)
     if boards.images or boards.text:
         sections.append(boards)
     return sections
+
+
+def _paired_section(data: pd.DataFrame, puzzle: str) -> Section:
+    """Every pair when there are few configurations, else the leader against each other."""
+    mode = "all" if data["config"].nunique() <= PAIRED_ALL_UP_TO else "leader"
+    table = paired.readable(paired.paired(data, puzzle, mode)).drop(columns="puzzle")
+    scope = "every pair" if mode == "all" else "the best-ranked configuration against each other"
+    return Section(f"{puzzle}: paired comparison ({scope})", paired.method_text(), table)
+
+
+def _fit_section(fits: dict[str, scaling.Fit], puzzle: str) -> Section:
+    text = (
+        "Per configuration, the better (by AIC) of a power law t ~ n^b and an exponential "
+        "t ~ 2^(n/d) in n = cells (rows x cols), fitted to log time by maximum likelihood "
+        "with timeouts as right-censored points at the limit (a Tobit model); the interval "
+        f"is a {scaling.LEVEL:.0%} bootstrap over instances ({scaling.BOOTSTRAP} resamples). "
+        "AIC gap: how much worse the other model fits."
+    )
+    if not fits:
+        text += f" No configuration solved boards of {scaling.MIN_SIZES} sizes or more."
+    return Section(f"{puzzle}: fitted scaling", text, scaling.fit_table(fits))
 
 
 def _model_sizes(data: pd.DataFrame, puzzle: str) -> Section:
@@ -168,20 +206,10 @@ def _markdown(sections: list[Section]) -> str:
         if s.text:
             parts.append(s.text + "\n")
         if s.table is not None and not s.table.empty:
-            parts.append(_markdown_table(s.table) + "\n")
+            parts.append(markdown_table(s.table) + "\n")
         for caption, image in s.images:
             parts.append(f"![{caption}]({image})\n")
     return "\n".join(parts)
-
-
-def _markdown_table(table: pd.DataFrame) -> str:
-    header = "| " + " | ".join(map(str, table.columns)) + " |"
-    rule = "|" + "---|" * len(table.columns)
-    rows = [
-        "| " + " | ".join("" if pd.isna(v) else str(v) for v in row) + " |"
-        for row in table.itertuples(index=False)
-    ]
-    return "\n".join([header, rule, *rows])
 
 
 def _html(sections: list[Section], out_dir: Path) -> str:

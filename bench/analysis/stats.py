@@ -17,6 +17,7 @@ from models.base import INFEASIBLE, SOLVED, STATUSES, WRONG
 
 ANSWERED = (SOLVED, INFEASIBLE)
 DEFAULT_GROUP = ("puzzle", "encoding")
+PAR_FACTOR = 2.0  # PAR-2: an unanswered instance scores twice its time limit
 
 
 def run_time(runs: pd.DataFrame) -> pd.Series:
@@ -57,21 +58,61 @@ def status_counts(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.D
     return table.reset_index()
 
 
-def par2(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFrame:
-    """Per group: PAR-2 score (mean of run time, 2 x the time limit for unanswered or wrong runs).
+def instance_status(statuses: pd.Series) -> str:
+    """The outcome of one configuration on one instance over its repeats and seeds.
 
-    A run without a time limit that did not answer counts as twice its wall time.
+    Answered when most repeats answered (the most common answer wins); otherwise the most
+    common failure. ``wrong`` anywhere wins, because one wrong answer is never outvoted.
     """
+    if (statuses == WRONG).any():
+        return WRONG
+    answered = statuses.isin(ANSWERED)
+    if answered.mean() > 0.5:
+        return str(statuses[answered].mode().iloc[0])
+    return str(statuses[~answered].mode().iloc[0])
+
+
+def par2_score(status: pd.Series, time_s: pd.Series, limit_s: pd.Series) -> pd.Series:
+    """THE PAR-2 score of each instance: its time when answered, else 2 x its time limit.
+
+    One row per (instance, configuration); ``wrong``, ``error``, ``timeout`` and ``memout``
+    all score the penalty. An instance without a recorded limit takes the largest limit of
+    the rows given (else their largest answered time), so no row scores NaN.
+    """
+    limit = pd.to_numeric(limit_s, errors="coerce").astype(float)
+    times = pd.to_numeric(time_s, errors="coerce").astype(float)
+    fallback = limit.max() if limit.notna().any() else times.max()
+    penalty = PAR_FACTOR * limit.fillna(fallback if pd.notna(fallback) else 0.0)
+    return times.where(status.isin(ANSWERED) & times.notna(), penalty)
+
+
+def par2(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFrame:
+    """Per group: the mean PAR-2 score over its instances (``par2_s``) and their count ``n``.
+
+    Runs are first reduced to one outcome per instance (``instance_status``, median time of
+    answered repeats), the same reduction the report uses, so both print the same score.
+    """
+    columns = [*by, "par2_s", "n"]
+    if runs.empty:
+        return pd.DataFrame(columns=columns)
     data = _with_time(runs)
-    limit = data["time_limit_s"].astype(float)
-    penalty = 2.0 * limit.fillna(data["wall_s"].astype(float))
-    data["par2_s"] = data["time_s"].where(data["status"] != WRONG).fillna(penalty)
-    grouped = data.groupby(list(by), dropna=False, sort=True)["par2_s"]
-    return pd.DataFrame({"par2_s": grouped.mean(), "n": grouped.size()}).reset_index()
+    keys = [*by, "instance"]
+    grouped = data.groupby(keys, dropna=False, sort=True)
+    per = pd.DataFrame(
+        {
+            "status": grouped["status"].agg(instance_status),
+            "time_s": grouped["time_s"].median(),
+            "limit_s": grouped["time_limit_s"].max(),
+        }
+    ).reset_index()
+    per["par2_s"] = par2_score(per["status"], per["time_s"], per["limit_s"])
+    scores = per.groupby(list(by), dropna=False, sort=True)["par2_s"]
+    return pd.DataFrame({"par2_s": scores.mean(), "n": scores.size()}).reset_index()
 
 
 def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFrame:
-    """Status counts, median time with IQR, median wall, PAR-2 and median overhead per group."""
+    """Status counts (of runs), median time with IQR, median wall, PAR-2 (per instance, see
+    ``par2``) and median overhead per group."""
     counts = status_counts(runs, by)
     if counts.empty:
         return counts
@@ -113,7 +154,7 @@ def _with_time(runs: pd.DataFrame) -> pd.DataFrame:
     data = runs.copy()
     if "time_s" not in data:
         data["time_s"] = run_time(data) if len(data) else pd.Series(dtype=float)
-    for column in ("wall_s", "overhead_s", "build_s", "solve_s", "cpu_s"):
+    for column in ("wall_s", "overhead_s", "build_s", "solve_s", "cpu_s", "time_limit_s"):
         if column in data:
             data[column] = pd.to_numeric(data[column], errors="coerce").astype(float)
     data["time_s"] = data["time_s"].astype(float).replace([np.inf], np.nan)

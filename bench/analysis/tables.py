@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.analysis.stats import ANSWERED, run_time
+from bench.analysis.stats import ANSWERED, instance_status, par2_score, run_time
 
 
 def config_label(
@@ -37,17 +37,19 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
     """
     out = runs.copy()
     options = [json.loads(o) if isinstance(o, str) and o else (o or {}) for o in out["options"]]
-    varying: dict[str, set[str]] = {}
-    for encoding in set(out["encoding"]):
-        values = [o for e, o in zip(out["encoding"], options, strict=True) if e == encoding]
+    # per (puzzle, encoding): one name may serve two puzzles with different options
+    owners = list(zip(out["puzzle"], out["encoding"], strict=True))
+    varying: dict[tuple[str, str], set[str]] = {}
+    for owner in set(owners):
+        values = [o for w, o in zip(owners, options, strict=True) if w == owner]
         keys = set().union(*values)
-        varying[encoding] = {
+        varying[owner] = {
             k for k in keys if len({json.dumps(v.get(k), sort_keys=True) for v in values}) > 1
         }
     show_threads = out["threads"].nunique() > 1 if len(out) else False
     out["config"] = [
-        config_label(e, {k: v for k, v in o.items() if k in varying[e]}, t, show_threads)
-        for e, o, t in zip(out["encoding"], options, out["threads"], strict=True)
+        config_label(w[1], {k: v for k, v in o.items() if k in varying[w]}, t, show_threads)
+        for w, o, t in zip(owners, options, out["threads"], strict=True)
     ]
     out["time_s"] = run_time(out)
     return out
@@ -56,21 +58,13 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, instance, config): median time over repeats and seeds, and status.
 
-    An instance counts as answered by a configuration when most of its repeats answered;
-    ``wrong`` anywhere wins, because one wrong answer is never outvoted.
+    The outcome is ``stats.instance_status`` (most repeats answered; ``wrong`` anywhere wins).
     """
     runs = runs if "config" in runs else with_config(runs)
     keys = ["puzzle", "instance", "size", "config", "encoding"]
 
     def summarise(group: pd.DataFrame) -> pd.Series:
-        statuses = group["status"]
-        answered = statuses.isin(ANSWERED)
-        if (statuses == "wrong").any():
-            status = "wrong"
-        elif answered.mean() > 0.5:
-            status = statuses[answered].mode().iloc[0]
-        else:
-            status = statuses[~answered].mode().iloc[0]
+        status = instance_status(group["status"])
         times = group["time_s"].dropna()
         return pd.Series(
             {
@@ -104,30 +98,37 @@ def size_cells(size: str) -> int:
 def summary(instances: pd.DataFrame) -> pd.DataFrame:
     """Per puzzle x config: counts by status, PAR-2 and median time; plus a virtual best row.
 
-    PAR-2 is the mean over instances of the time when answered and twice the limit
-    otherwise (wrong answers count as unanswered), the usual SAT-competition score.
+    PAR-2 is ``stats.par2_score`` averaged over instances: the time when answered, twice
+    the instance's limit otherwise (wrong answers count as unanswered), the usual
+    SAT-competition score and the same one the end-of-sweep table prints.
     """
     rows = []
     for puzzle, group in instances.groupby("puzzle"):
-        limit = group["time_limit_s"].fillna(group["time_s"].max()).max()
+        group = group.assign(
+            par2_s=par2_score(group["status"], group["time_s"], group["time_limit_s"])
+        )
         for config, cfg in group.groupby("config"):
-            rows.append(_summary_row(puzzle, config, cfg, limit))
-        best = group[group["status"].isin(ANSWERED)].groupby("instance")["time_s"].min()
-        every = group["instance"].unique()
+            rows.append(_summary_row(puzzle, config, cfg))
+        answered = group[group["status"].isin(ANSWERED)]
+        best = answered.groupby("instance")["time_s"].min()
+        fastest = answered.sort_values("time_s").drop_duplicates("instance")
+        best_status = fastest.set_index("instance")["status"]
+        every = group.groupby("instance")["par2_s"].min()
         virtual = pd.DataFrame(
             {
-                "instance": every,
-                "status": ["solved" if i in best.index else "timeout" for i in every],
-                "time_s": [best.get(i, np.nan) for i in every],
+                "instance": every.index,
+                "status": [best_status.get(i, "timeout") for i in every.index],
+                "time_s": [best.get(i, np.nan) for i in every.index],
+                "par2_s": every.to_numpy(),
             }
         )
-        rows.append(_summary_row(puzzle, "virtual best", virtual, limit))
+        rows.append(_summary_row(puzzle, "virtual best", virtual))
     return pd.DataFrame(rows)
 
 
-def _summary_row(puzzle: str, config: str, group: pd.DataFrame, limit: float) -> dict[str, Any]:
+def _summary_row(puzzle: str, config: str, group: pd.DataFrame) -> dict[str, Any]:
     answered = group["status"].isin(ANSWERED)
-    par2 = group["time_s"].where(answered, 2 * limit).mean()
+    par2 = group["par2_s"].mean()
     return {
         "puzzle": puzzle,
         "config": config,

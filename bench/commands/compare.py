@@ -18,6 +18,7 @@ import sys
 
 import pandas as pd
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
@@ -155,7 +156,7 @@ def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame
         table.add_column(header)
     styles = {"regression": "red", "improvement": "green", "not comparable": "yellow"}
     for row in shown.itertuples():
-        cells = _cells(row)
+        cells = [escape(c) for c in _cells(row)]  # "[options]" in a label is not markup
         style = styles.get(row.verdict)
         cells[7] = f"[{style}]{cells[7]}[/]" if style else cells[7]
         table.add_row(*cells)

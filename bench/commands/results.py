@@ -1,4 +1,5 @@
-"""Show or export the stored runs of a sweep: table, CSV, Parquet, JSON or pytest-benchmark JSON.
+"""Show or export the stored runs of a sweep: table, CSV, Parquet, JSON or pytest-benchmark JSON,
+or a summary or per-instance table for a paper (LaTeX booktabs or Markdown).
 
 Every format carries every RunRecord field (the terminal table shows the main ones unless
 --wide or --out is given). CSV and Parquet hold options, counters and solution as JSON
@@ -28,7 +29,8 @@ from bench.analysis.stats import ANSWERED, run_time
 from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
 
-FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark")
+FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark", "latex", "markdown")
+TABLES = ("summary", "instances")
 RESULTS_FORMAT = "puzzle-bench-results/1"
 TERMINAL_COLUMNS = ("case", "puzzle", "instance", "size", "encoding", "seed", "repeat", "status",
                     "build_s", "solve_s", "wall_s", "cpu_s", "peak_rss_mb", "n_vars")  # fmt: skip
@@ -39,6 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=FORMATS, default="table")
     parser.add_argument("--out", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--wide", action="store_true", help="table: every field")
+    parser.add_argument(
+        "--table",
+        choices=TABLES,
+        default="summary",
+        help="latex and markdown: per configuration (solved, PAR-2, median) or per instance",
+    )
     parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
 
 
@@ -60,6 +68,8 @@ def main(args: argparse.Namespace) -> int:
         return 0
     elif args.format == "json":
         text = json.dumps(results_json(frame, envs), indent=1, default=_plain) + "\n"
+    elif args.format in ("latex", "markdown"):
+        text = paper_table(frame, run_id, args.format, args.table)
     else:
         text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
     if args.out:
@@ -82,6 +92,26 @@ def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
     except OSError as err:
         tmp.unlink(missing_ok=True)
         raise HarnessError(f"cannot write {path}: {err.strerror or err}") from None
+
+
+def paper_table(frame: pd.DataFrame, run_id: str, fmt: str, which: str) -> str:
+    """The report's summary (per puzzle x configuration, with the virtual best) or its
+    per-instance table, as a booktabs LaTeX table or a Markdown table."""
+    from bench.analysis import formats
+    from bench.analysis.tables import per_instance, summary, with_config
+
+    instances = per_instance(with_config(frame))
+    if which == "summary":
+        table = summary(instances).rename(columns={"par2_s": "PAR-2 [s]", "median_s": "median [s]"})
+        caption = f"Instances solved, PAR-2 and median time per configuration (run {run_id})."
+    else:
+        table = instances[
+            ["puzzle", "instance", "size", "config", "status", "time_s", "q1_s", "q3_s", "samples"]
+        ].rename(columns={"time_s": "median [s]", "q1_s": "q1 [s]", "q3_s": "q3 [s]"})
+        caption = f"Median build + solve time per instance and configuration (run {run_id})."
+    if fmt == "latex":
+        return formats.latex_table(table, caption, f"tab:{which}")
+    return formats.markdown_table(table) + "\n"
 
 
 def flat(frame: pd.DataFrame) -> pd.DataFrame:

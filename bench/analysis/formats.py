@@ -1,0 +1,68 @@
+"""Tables as text for write-ups: Markdown (pipe tables) and LaTeX (booktabs), one writer each.
+
+Small writers of our own rather than ``DataFrame.to_latex``/``to_markdown``: those need
+jinja2 and tabulate, and a paper wants booktabs rules and escaped underscores anyway.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+
+
+def cell(value: object, digits: int = 3) -> str:
+    """One cell as text: blanks for missing values, ``digits`` significant figures for floats."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.{digits}g}"
+    return str(value)
+
+
+def markdown_table(table: pd.DataFrame) -> str:
+    """A GitHub pipe table; numbers right-aligned."""
+    header = "| " + " | ".join(str(c).replace("|", "\\|") for c in table.columns) + " |"
+    rule = "|" + "".join(
+        "---:|" if pd.api.types.is_numeric_dtype(table[c]) else "---|" for c in table.columns
+    )
+    rows = [
+        "| " + " | ".join(cell(v).replace("|", "\\|") for v in row) + " |"
+        for row in table.itertuples(index=False)
+    ]
+    return "\n".join([header, rule, *rows])
+
+
+def latex_escape(text: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+
+
+def latex_table(table: pd.DataFrame, caption: str = "", label: str = "") -> str:
+    """A booktabs ``table`` environment (needs ``\\usepackage{booktabs}``); numbers right-aligned."""
+    align = "".join("r" if pd.api.types.is_numeric_dtype(table[c]) else "l" for c in table.columns)
+    lines = [r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{align}}}"]
+    lines.append(r"\toprule")
+    lines.append(" & ".join(latex_escape(str(c)) for c in table.columns) + r" \\")
+    lines.append(r"\midrule")
+    for row in table.itertuples(index=False):
+        lines.append(" & ".join(latex_escape(cell(v)) for v in row) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if caption:
+        lines.append(rf"\caption{{{latex_escape(caption)}}}")
+    if label:
+        lines.append(rf"\label{{{label}}}")
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,125 @@
+"""One figure for a paper: cactus, scatter, scaling (with its fit), PAR-2 or a solved board.
+
+Sized for one column (3.3 in) or two (7 in), each encoding in its fixed colour-blind-safe
+colour and marker (the report's), fonts embedded in PDF (TrueType). The file type follows
+--out: .pdf, .svg or .png. Runs are named as for `report` and merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pandas as pd
+
+from bench.analysis.sources import load_source
+from bench.cli import BenchUsageError
+from bench.store import DEFAULT_STORE
+
+KINDS = ("cactus", "scatter", "scaling", "par2", "board")
+SUFFIXES = (".pdf", ".svg", ".png")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("kind", choices=KINDS)
+    parser.add_argument("runs", nargs="*", default=["latest"], help="run ids (default: latest)")
+    parser.add_argument("--out", required=True, metavar="FIG.pdf|svg|png")
+    parser.add_argument("--width", choices=("single", "double"), default="single",
+                        help="one column, 3.3 in (default), or two columns, 7 in")  # fmt: skip
+    parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
+    parser.add_argument("--puzzle", metavar="P", help="needed when the runs hold several puzzles")
+    parser.add_argument("--x", metavar="CONFIG", help="scatter: x configuration (default: leader)")
+    parser.add_argument("--y", metavar="CONFIG", help="scatter: y configuration (default: next)")
+    parser.add_argument("--instance", help="board: which instance (default: the largest solved)")
+    parser.add_argument("--no-title", action="store_true", help="leave the title to the caption")
+
+
+def main(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.suffix.lower() not in SUFFIXES:
+        raise BenchUsageError(f"--out {out}: the file name must end in {', '.join(SUFFIXES)}")
+    import matplotlib.pyplot as plt  # matplotlib: paid only by this command
+
+    from bench.analysis import charts
+    from bench.analysis.style import PAPER, paper_rc
+    from bench.analysis.tables import per_instance, with_config
+
+    runs = pd.concat([load_source(t, args.store).runs for t in args.runs], ignore_index=True)
+    puzzle = _puzzle(runs, args.puzzle)
+    runs = with_config(runs[runs["puzzle"] == puzzle])
+    instances = per_instance(runs)
+    layout = PAPER[args.width]
+    title = not args.no_title
+    with paper_rc(layout):
+        if args.kind == "cactus":
+            figure = charts.cactus(instances, puzzle, layout, title)
+        elif args.kind == "par2":
+            figure = charts.par2_bars(instances, puzzle, layout, title)
+        elif args.kind == "scaling":
+            if instances["size"].nunique() < 2:
+                raise BenchUsageError(f"{puzzle}: one board size only, nothing to scale")
+            figure = charts.scaling(instances, puzzle, layout, title)
+        elif args.kind == "scatter":
+            x, y = _pair(instances, puzzle, args.x, args.y)
+            figure = charts.scatter(instances, puzzle, x, y, layout, title)
+        else:
+            figure = _board(runs, puzzle, args.instance, layout.width)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        figure.savefig(out, dpi=300 if out.suffix.lower() == ".png" else layout.dpi)
+    plt.close(figure)
+    print(f"wrote {out}")
+    return 0
+
+
+def _puzzle(runs: pd.DataFrame, wanted: str | None) -> str:
+    puzzles = sorted(set(runs["puzzle"]))
+    if wanted:
+        if wanted not in puzzles:
+            raise BenchUsageError(
+                f"no runs of puzzle {wanted!r} here (puzzles: {', '.join(puzzles)})"
+            )
+        return wanted
+    if len(puzzles) != 1:
+        raise BenchUsageError(
+            f"the runs hold {len(puzzles)} puzzles: choose one with --puzzle ({', '.join(puzzles)})"
+        )
+    return puzzles[0]
+
+
+def _pair(instances: pd.DataFrame, puzzle: str, x: str | None, y: str | None) -> tuple[str, str]:
+    from bench.analysis.paired import ranking
+
+    order = ranking(instances)
+    for name in (x, y):
+        if name and name not in order:
+            raise BenchUsageError(f"no configuration {name!r} (configurations: {', '.join(order)})")
+    x = x or next((c for c in order if c != y), None)
+    y = y or next((c for c in order if c != x), None)
+    if x is None or y is None:
+        raise BenchUsageError(f"{puzzle}: a scatter plot needs two configurations")
+    return x, y
+
+
+def _board(runs: pd.DataFrame, puzzle: str, instance: str | None, width: float):
+    """The chosen (or largest) solved board, drawn by the puzzle's own rules at the width."""
+    from bench.analysis.tables import size_cells
+    from models import registry  # rules only: load and draw, no encoding
+
+    solved = runs[(runs["status"] == "solved") & runs["solution"].notna()]
+    if instance:
+        solved = solved[solved["instance"] == instance]
+    if solved.empty:
+        raise BenchUsageError(
+            f"{puzzle}: no stored solution{' of ' + instance if instance else ''} to draw"
+        )
+    row = solved.assign(cells=solved["size"].map(size_cells)).sort_values("cells").iloc[-1]
+    loaded = registry.load_instance(row["instance"], puzzle).instance
+    problem = registry.get_puzzle(puzzle).verify(loaded, row["solution"])
+    if problem is not None:
+        raise BenchUsageError(
+            f"{row['instance']} no longer matches its stored solution ({problem})"
+        )
+    figure = registry.get_puzzle(puzzle).draw(loaded, row["solution"])
+    w, h = figure.get_size_inches()
+    figure.set_size_inches(width, width * h / w)
+    return figure

@@ -1,0 +1,83 @@
+"""Paired statistics between configurations: wins, losses, ties, speed-up with its interval, Wilcoxon.
+
+For each puzzle, each pair of configurations is compared on the instances both ran; A is
+the better-ranked of the two (more answered, then lower PAR-2). Unanswered runs count as
+answering at their time limit (conservative censoring). Runs are named as for `report`:
+run ids, `latest`, baseline names or exported files, merged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import pandas as pd
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from bench.analysis import paired
+from bench.analysis.formats import markdown_table
+from bench.analysis.sources import load_source
+from bench.analysis.tables import per_instance, with_config
+from bench.cli import BenchUsageError
+from bench.store import DEFAULT_STORE
+
+FORMATS = ("table", "md", "json")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runs", nargs="*", default=["latest"], help="run ids (default: latest)")
+    parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
+    parser.add_argument("--puzzle", metavar="P", help="only this puzzle")
+    parser.add_argument("--format", choices=FORMATS, default="table")
+    parser.add_argument(
+        "--pairs",
+        choices=("all", "leader"),
+        default="all",
+        help="every pair (default), or the best-ranked configuration against each other",
+    )
+
+
+def load_instances(texts: list[str], store_path: str, puzzle: str | None) -> pd.DataFrame:
+    """Per-instance table of the named runs (merged), optionally of one puzzle."""
+    sources = [load_source(text, store_path) for text in texts]
+    runs = pd.concat([s.runs for s in sources], ignore_index=True)
+    if puzzle:
+        if puzzle not in set(runs["puzzle"]):
+            known = ", ".join(sorted(set(runs["puzzle"])))
+            raise BenchUsageError(f"no runs of puzzle {puzzle!r} here (puzzles: {known})")
+        runs = runs[runs["puzzle"] == puzzle]
+    return per_instance(with_config(runs))
+
+
+def main(args: argparse.Namespace) -> int:
+    instances = load_instances(args.runs, args.store, args.puzzle)
+    pairs = paired.paired(instances, args.puzzle, args.pairs)
+    if args.format == "json":
+        doc = {
+            "method": paired.method_text(),
+            "tie_ratio": paired.TIE_RATIO,
+            "floor_s": paired.FLOOR_S,
+            "bootstrap": paired.BOOTSTRAP,
+            "seed": paired.SEED,
+            "level": paired.LEVEL,
+            "pairs": json.loads(pairs.to_json(orient="records")),
+        }
+        sys.stdout.write(json.dumps(doc, indent=1) + "\n")
+        return 0
+    text = paired.readable(pairs)
+    if args.format == "md":
+        sys.stdout.write(markdown_table(text) + "\n\n" + paired.method_text() + "\n")
+        return 0
+    console = Console(width=None if Console().is_terminal else 160)
+    for puzzle, group in text.groupby("puzzle", sort=True):
+        table = Table(title=escape(f"{puzzle}: paired comparison, A against B"))
+        for column in group.columns[1:]:
+            table.add_column(column, justify="left" if column in ("A", "B") else "right")
+        for row in group.itertuples(index=False):
+            table.add_row(*(escape(str(v)) for v in row[1:]))  # `[k=v]` is not markup
+        console.print(table)
+    console.print(paired.method_text(), highlight=False)
+    return 0
