@@ -229,6 +229,12 @@ def par2_bars(
 
 
 def scatter_pairs(instances: pd.DataFrame, puzzle: str, limit: int = 4) -> list[tuple[str, str]]:
-    """The leader (``paired.ranking``) against each next-ranked config, up to ``limit``."""
-    configs = ranking(instances[instances["puzzle"] == puzzle])
-    return [(configs[0], other) for other in configs[1 : limit + 1]] if len(configs) > 1 else []
+    """The leader (``paired.ranking``) against each next-ranked config that ran on at least
+    one of its instances, up to ``limit``."""
+    data = instances[instances["puzzle"] == puzzle]
+    configs = ranking(data)
+    if len(configs) < 2:
+        return []
+    ran = data.groupby("config")["instance"].agg(set)
+    others = [c for c in configs[1:] if ran[configs[0]] & ran[c]]
+    return [(configs[0], other) for other in others[:limit]]

@@ -19,7 +19,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from bench.analysis import charts, paired, scaling
+from bench.analysis import charts, history, paired, scaling
 from bench.analysis.formats import markdown_table
 from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import ANSWERED, per_instance, size_cells, summary, with_config
@@ -44,6 +44,9 @@ def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str,
     sections = [_overview(runs, environments), _summary_section(instances)]
     for puzzle in sorted(instances["puzzle"].unique()):
         sections.extend(_puzzle_sections(runs, instances, puzzle, out_dir))
+    trend = _trend_section(runs, environments, out_dir)
+    if trend is not None:
+        sections.append(trend)
     (out_dir / "report.md").write_text(_markdown(sections))
     html_path = out_dir / "report.html"
     html_path.write_text(_html(sections, out_dir))
@@ -58,6 +61,29 @@ def _save(draw, out_dir: Path, stem: str) -> str:
         figure.savefig(out_dir / f"{stem}.svg")
     plt.close(figure)
     return f"{stem}.png"
+
+
+def _trend_section(
+    runs: pd.DataFrame, environments: list[dict[str, Any]], out_dir: Path
+) -> Section | None:
+    """Solve time across commits, when the runs come from sweeps at two or more commits."""
+    commits = {
+        e.get("run_id"): (e.get("git_commit", ""), e.get("git_dirty", False)) for e in environments
+    }
+    data = runs.assign(
+        env_git_commit=[commits.get(r, ("", False))[0] for r in runs["run_id"]],
+        env_git_dirty=[commits.get(r, ("", False))[1] for r in runs["run_id"]],
+    )
+    table = history.per_commit(data)
+    if table["commit"].nunique() < 2:
+        return None
+    image = _save(lambda: history.trend_chart(table), out_dir, "trend")
+    return Section(
+        "Solve time across commits",
+        f"{table['commit'].nunique()} commits, in the order they were swept "
+        "(`bench history` prints the table).",
+        images=[("median solve CPU time per commit, slowest cases", image)],
+    )
 
 
 def _overview(runs: pd.DataFrame, environments: list[dict[str, Any]]) -> Section:
