@@ -187,3 +187,36 @@ def test_results_as_latex_and_markdown_tables(filled_store: Path, capsys) -> Non
     rows = capsys.readouterr().out.strip().splitlines()
     assert rows[0].startswith("| puzzle | instance | size | config | status | median [s]")
     assert len(rows) == 2 + len(SPECS) * len(ENCODINGS)
+
+
+def test_history_and_the_report_line_sweeps_up_by_commit(
+    filled_store: Path, tmp_path: Path
+) -> None:
+    """The same runs stored again as a second sweep at another commit: two points per case."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "two-commits.sqlite"
+    shutil.copy(filled_store, path)
+    with store.connect(path) as conn:
+        conn.execute("DELETE FROM environments")
+        for run_id, commit in (("base", "a" * 40), ("next", "b" * 40)):
+            store.save_environment(
+                conn, run_id, {"host": "h", "git_commit": commit, "git_dirty": False}
+            )
+    columns = ", ".join(f'"{c}"' for c in RunRecord.__dataclass_fields__ if c != "run_id")
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            f"INSERT INTO runs (run_id, {columns}) SELECT 'next', {columns} FROM runs"
+            " WHERE run_id = 'base'"
+        )
+    shown = run_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert lines[0].startswith("case,commit") and len(lines) == 1 + 2 * len(ENCODINGS)
+    assert {line.split(",")[1] for line in lines[1:]} == {"a" * 10, "b" * 10}
+    out = tmp_path / "report"
+    made = run_cli("report", "base", "next", "--store", str(path), "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    assert "Solve time across commits" in (out / "report.md").read_text()
+    assert (out / "trend.png").stat().st_size > 10_000
