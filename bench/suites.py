@@ -44,8 +44,9 @@ DEFAULTS: dict[str, Any] = {
     "memory_limit_mb": None,
     "seeds": [0],
     "threads": [1],
+    "stop_at_timeout": True,  # bench.schedule: no larger board after a limit is hit
 }
-SUITE_KEYS = {"description", "include", *DEFAULTS}
+SUITE_KEYS = {"description", "include", "report", *DEFAULTS}
 CASE_KEYS = {
     "name",
     "description",
@@ -74,6 +75,7 @@ class PlannedRun:
     repeat: int = 0
     time_limit_s: float | None = None
     memory_limit_mb: float | None = None
+    stop_at_timeout: bool = True
 
     def key(self) -> tuple:
         """The resume key (record.KEY_FIELDS), with options as canonical JSON."""
@@ -120,6 +122,7 @@ class Suite:
     description: str
     runs: list[PlannedRun]
     instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
+    report: bool = False  # `run` renders the report at the end (the file's own [suite])
 
 
 def load_suite(name_or_path: str, generate: bool = True) -> Suite:
@@ -159,6 +162,7 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
         description=loader.description,
         runs=runs,
         instances=instances,
+        report=loader.report,
     )
 
 
@@ -168,6 +172,7 @@ class _Loader:
     def __init__(self) -> None:
         self.digest = hashlib.sha256()
         self.description = ""
+        self.report = False
 
     def read(self, path: Path, inherited: dict[str, Any], stack: tuple[Path, ...]):
         resolved = path.resolve()
@@ -188,6 +193,9 @@ class _Loader:
         _check_keys(path, "[suite]", head, SUITE_KEYS)
         if not stack:
             self.description = str(head.get("description", ""))
+            self.report = head.get("report", False)
+            if not isinstance(self.report, bool):
+                raise SuiteError(f"{path}: [suite] report must be true or false")
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
         for item in _as_list(path, "include", head.get("include", [])):
@@ -254,6 +262,9 @@ def _expand_case(
     ]
     limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
     memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
+    stop = case["stop_at_timeout"]
+    if not isinstance(stop, bool):
+        raise SuiteError(f"{where}: stop_at_timeout must be true or false, got {stop!r}")
     runs = []
     for spec in specs:
         for enc in encodings:
@@ -271,6 +282,7 @@ def _expand_case(
                             repeat,
                             limit,
                             memory,
+                            stop,
                         )
                     )
     return runs
@@ -347,6 +359,7 @@ def narrow(
     encoding: str | None = None,
     repeats: int | None = None,
     time_limit_s: float | None = None,
+    all_sizes: bool = False,
 ) -> list[PlannedRun]:
     """Apply the command line's filters and overrides to a plan (``run --puzzle/--encoding/...``)."""
     if puzzle is not None:
@@ -358,6 +371,8 @@ def narrow(
         runs = [r for r in runs if r.encoding == encoding]
     if time_limit_s is not None:
         runs = [replace(r, time_limit_s=float(time_limit_s)) for r in runs]
+    if all_sizes:
+        runs = [replace(r, stop_at_timeout=False) for r in runs]
     if repeats is not None:
         firsts = _unique([replace(r, repeat=0) for r in runs])
         runs = [replace(r, repeat=i) for r in firsts for i in range(repeats)]
