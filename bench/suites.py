@@ -46,7 +46,9 @@ DEFAULTS: dict[str, Any] = {
     "threads": [1],
     "stop_at_timeout": True,  # bench.schedule: no larger board after a limit is hit
 }
-SUITE_KEYS = {"description", "include", "report", *DEFAULTS}
+#: keys only the suite file named on the command line may set (not its includes)
+TOP_KEYS = {"report", "max_time_limit_s"}
+SUITE_KEYS = {"description", "include", *TOP_KEYS, *DEFAULTS}
 CASE_KEYS = {
     "name",
     "description",
@@ -153,6 +155,9 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
             if run.key() not in seen:
                 seen.add(run.key())
                 runs.append(run)
+    if loader.max_time_limit_s is not None:  # a budget over every case, included ones too
+        cap = loader.max_time_limit_s
+        runs = [replace(r, time_limit_s=min(r.time_limit_s or cap, cap)) for r in runs]
     text = path.read_text(encoding="utf-8")
     return Suite(
         name=path.stem,
@@ -173,6 +178,7 @@ class _Loader:
         self.digest = hashlib.sha256()
         self.description = ""
         self.report = False
+        self.max_time_limit_s: float | None = None
 
     def read(self, path: Path, inherited: dict[str, Any], stack: tuple[Path, ...]):
         resolved = path.resolve()
@@ -196,6 +202,8 @@ class _Loader:
             self.report = head.get("report", False)
             if not isinstance(self.report, bool):
                 raise SuiteError(f"{path}: [suite] report must be true or false")
+            cap = head.get("max_time_limit_s")
+            self.max_time_limit_s = _positive_number(f"{path}: [suite]", "max_time_limit_s", cap)
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
         for item in _as_list(path, "include", head.get("include", [])):

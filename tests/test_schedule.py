@@ -123,3 +123,21 @@ def test_executor_dask_alone_starts_a_local_cluster(tmp_path: Path) -> None:
     workers = store.environments(path)[frame["run_id"][0]]["workers"]
     assert len(workers) == default_jobs()
     assert all(address.startswith("tcp://127.0.0.1:") for address in workers)
+
+
+def test_a_suite_caps_the_limits_of_what_it_includes(tmp_path: Path) -> None:
+    from bench.suites import load_suite
+
+    (tmp_path / "part.toml").write_text(
+        '[suite]\ntime_limit_s = 30\n\n[[cases]]\nname = "p"\npuzzle = "knights_tour"\n'
+        'instances = ["instances/knights_tour/6x6.txt"]\nencodings = ["warnsdorff"]\n'
+        "time_limit_s = 60\n"
+    )
+    (tmp_path / "top.toml").write_text(
+        '[suite]\ninclude = ["part.toml"]\nmax_time_limit_s = 5\nreport = true\n'
+        "stop_at_timeout = false\n"
+    )
+    suite = load_suite(str(tmp_path / "top.toml"))
+    assert suite.report and [r.time_limit_s for r in suite.runs] == [5.0]
+    assert not suite.runs[0].stop_at_timeout
+    assert not load_suite(str(tmp_path / "part.toml")).report
