@@ -1,5 +1,6 @@
 """Command-line entry: one module per command under ``bench/commands``.
 
+``python -m bench`` and the ``bench`` console script (``bench.console``) are the same program.
 Bad input of any kind (a malformed file, an unknown puzzle, encoding or run id, a
 broken suite) is reported as one line on stderr with exit code 2, never a traceback.
 When the harness itself cannot do its job (a corrupt, foreign or newer store, a full or
@@ -33,7 +34,37 @@ COMMANDS = {
     "compare": "compare",
     "baseline": "baseline",
     "history": "history",
+    "completion": "completion",
 }
+
+DESCRIPTION = """\
+Benchmark and compare encodings of logic puzzles (Numberlink, Sudoku, Sudoku X, the
+knight's tour) on several solvers (CP-SAT, Z3, CBC, HiGHS, SAT). Every run is isolated,
+measured, checked by the puzzle's own verifier and stored in results/bench.sqlite."""
+
+#: (command, what it does) for the top-level help's examples
+EXAMPLES = (
+    ("list", "puzzles, encodings and suites"),
+    ("solve instances/numberlink/numberlink01.txt --encoding circuit-cpsat", "one measured run"),
+    ("run --suite quick", "every encoding on tiny boards (< 2 min)"),
+    ("run --suite all", "the main job, then its report"),
+    ("results latest --format csv --out runs.csv", "export the latest sweep"),
+    ("report latest", "Markdown + HTML report with charts"),
+    ("compare BASELINE latest", "regression verdicts"),
+    ("completion bash > ~/.local/share/bash-completion/completions/bench", "shell completion"),
+)
+
+
+def _epilog(prog: str) -> str:
+    lines = ["examples:"]
+    for command, what in EXAMPLES:
+        lines += [f"  {prog} {command}", f"      {what}"]
+    lines.append(f"\n`{prog} COMMAND --help` tells more about each command.")
+    return "\n".join(lines)
+
+
+#: distributions named by ``--version`` (read from installed metadata: no solver import)
+VERSIONED = ("ortools", "z3-solver", "pulp", "highspy", "python-sat")
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 DEBUG_ENV = "PUZZLE_BENCH_DEBUG"
@@ -55,9 +86,48 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m bench", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+class _Version(argparse.Action):
+    """``--version``: computed only when asked (reads installed package metadata)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    """``puzzle-bench X.Y.Z`` and, briefly, the solver packages installed beside it."""
+    from importlib import metadata
+
+    def version(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    solvers = ", ".join(f"{name} {version(name)}" for name in VERSIONED)
+    return f"puzzle-bench {version('puzzle-bench')} ({solvers}; Python {sys.version.split()[0]})"
+
+
+def program_name() -> str:
+    """``bench`` for the console script, ``python -m bench`` otherwise."""
+    return "bench" if os.path.basename(sys.argv[0] or "") == "bench" else "python -m bench"
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    prog = prog or program_name()
+    parser = _Parser(
+        prog=prog,
+        description=DESCRIPTION,
+        epilog=_epilog(prog),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
     for name, module_name in COMMANDS.items():
         module = _command_module(module_name)
         if module is None:

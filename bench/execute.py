@@ -5,6 +5,10 @@ up to ``jobs`` of them going at once. Dask: each run goes to a worker, which sta
 fresh helper process (``bench.remote``) that forks the run from itself, because forking
 from a worker's thread pool is not safe; the Measurement comes back and the parent stores it.
 
+Either way runs go in plan order through ``bench.schedule.SizeGate``: a configuration that
+hit its limit on a board is not run on larger ones (those runs are stored as skipped, not
+as timeouts). Local runs are pinned one per core (``bench.schedule.CoreSlots``).
+
 Either way an ``infeasible`` claim is cross-checked as records arrive: when another
 encoding holds a verified solution of the same instance in the same sweep, the claim
 becomes ``wrong`` (stored at once, updated in place if the solution arrives later).
@@ -18,14 +22,15 @@ import os
 import secrets
 import socket
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
-from bench import store
+from bench import skips, store
 from bench.measure import Measurement, RunningRun, start_run, wait_any
 from bench.record import RunRecord
+from bench.schedule import CoreSlots, SizeGate
 from bench.suites import PlannedRun
 from models import registry
 from models.base import INFEASIBLE, SOLVED, WRONG
@@ -53,11 +58,14 @@ class Sweep:
         suite: str,
         environment: dict[str, Any],
         on_record: Callable[[RunRecord], None] | None = None,
+        on_skip: Callable[[PlannedRun, str], None] | None = None,
     ):
         self.conn, self.run_id, self.suite = conn, run_id, suite
         self.environment = environment
         self.on_record = on_record or (lambda record: None)
+        self.on_skip = on_skip or (lambda planned, reason: None)
         self.records: list[RunRecord] = store.stored_records(conn, run_id)
+        self.skipped: list[tuple[PlannedRun, str]] = []
         self.solved_by: dict[tuple[str, str], str] = {}
         self.claims: dict[tuple[str, str], list[RunRecord]] = {}
         self.refuted = 0
@@ -122,6 +130,25 @@ class Sweep:
         self.on_record(record)
         return record
 
+    def skip(self, planned: PlannedRun, reason: str, size: str) -> None:
+        """Store a run that will not be run (``bench.skips``), never as a measured status."""
+        skips.insert(self.conn, self.run_id, planned, size, reason)
+        self.skipped.append((planned, reason))
+        self.on_skip(planned, reason)
+
+    def gate(
+        self, todo: list[PlannedRun], instances: dict[tuple[str, str], registry.LoadedInstance]
+    ) -> SizeGate:
+        """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
+        gate = SizeGate(todo, {key: loaded.size for key, loaded in instances.items()})
+        for record in self.records:
+            planned = PlannedRun(
+                record.case, record.puzzle, record.instance, record.encoding,
+                dict(record.options), record.seed, record.threads, record.repeat,
+            )  # fmt: skip
+            gate.finished(planned, record.status, started=False)
+        return gate
+
     def _note(self, record: RunRecord) -> list[RunRecord]:
         """Cross-check: mark infeasible claims wrong once the instance has a verified solution."""
         where = (record.puzzle, record.instance)
@@ -150,34 +177,67 @@ def run_local(
     jobs: int = 1,
     on_start: Callable[[PlannedRun], None] | None = None,
     on_tick: Callable[[], None] | None = None,
+    pin: bool = True,
 ) -> None:
-    """Fork every run from this (single-threaded) process, at most ``jobs`` at a time."""
+    """Fork every run from this (single-threaded) process, at most ``jobs`` at a time, each
+    pinned to a core of its own (``pin``, when there are at least ``jobs`` cores)."""
     queue = deque(planned)
-    active: dict[int, tuple[PlannedRun, RunningRun, str]] = {}
+    gate = sweep.gate(list(queue), instances)
+    cores = CoreSlots(jobs, pin)
+    active: dict[int, tuple[PlannedRun, RunningRun, str, int | None]] = {}
     host = socket.gethostname()
     try:
         while queue or active:
             while queue and len(active) < max(1, jobs):
-                item = queue.popleft()
+                item, skipped = gate.take(queue)
+                for run_skipped, reason in skipped:
+                    size = instances[(run_skipped.puzzle, run_skipped.instance)].size
+                    sweep.skip(run_skipped, reason, size)
+                if item is None and not active and queue:
+                    item = queue.popleft()  # cannot happen (a wait needs a run pending)
+                if item is None:
+                    break
                 loaded = instances[(item.puzzle, item.instance)]
-                run = start_run(item.task(), loaded.instance)
-                active[run.pid] = (item, run, now_iso())
+                core = cores.acquire(item)
+                run = start_run(item.task(), loaded.instance, core)
+                active[run.pid] = (item, run, now_iso(), core)
                 if on_start:
                     on_start(item)
             for run in wait_any([entry[1] for entry in active.values()]):
-                item, _, started_at = active.pop(run.pid)
+                item, _, started_at, core = active.pop(run.pid)
+                cores.release(core)
                 result = run.finish()
-                sweep.record(
+                record = sweep.record(
                     item, result, started_at, instances[(item.puzzle, item.instance)], host
                 )
+                gate.finished(item, record.status)
             if on_tick:
                 on_tick()
     finally:
-        for _, run, _ in active.values():  # interrupted: no run outlives the sweep
+        for _, run, _, _ in active.values():  # interrupted: no run outlives the sweep
             with contextlib.suppress(OSError):
                 os.killpg(run.pid, 9)
             with contextlib.suppress(OSError):
                 os.waitpid(run.pid, 0)
+
+
+@contextlib.contextmanager
+def dask_scheduler(address: str | None, workers: int) -> Iterator[str]:
+    """``address`` as given, or a LocalCluster on 127.0.0.1 for the sweep's length: one
+    single-threaded worker process per core (Dask's convention when no scheduler is given)."""
+    if address:
+        yield address
+        return
+    from distributed import LocalCluster
+
+    cluster = LocalCluster(
+        host="127.0.0.1", n_workers=workers, threads_per_worker=1, processes=True,
+        dashboard_address=None,
+    )  # fmt: skip
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
 
 
 def run_dask(
@@ -194,6 +254,8 @@ def run_dask(
     from bench import remote
 
     plugins = os.environ.get(registry.PLUGINS_ENV, "")
+    queue = deque(planned)
+    gate = sweep.gate(list(queue), instances)
     with Client(scheduler, timeout="30s") as client:
         if not sweep.environment.get("workers"):  # each worker measures its own machine
             try:
@@ -202,23 +264,39 @@ def run_dask(
                 workers = {"error": f"{type(err).__name__}: {err}"}
             sweep.environment["workers"] = workers
             store.merge_environment(sweep.conn, sweep.run_id, {"workers": workers})
-        futures = {}
-        for item in planned:
-            future = client.submit(
-                remote.run_on_worker, asdict(item.task()), plugins, pure=False,
-                key=f"bench-run-{secrets.token_hex(6)}",
-            )  # fmt: skip
-            futures[future] = item
-            if on_start:
-                on_start(item)
-        for future in as_completed(futures):
-            item = futures[future]
+        futures: dict[Any, PlannedRun] = {}
+        pending = as_completed()
+
+        def submit_ready() -> None:
+            while queue:
+                item, skipped = gate.take(queue)
+                for run_skipped, reason in skipped:
+                    size = instances[(run_skipped.puzzle, run_skipped.instance)].size
+                    sweep.skip(run_skipped, reason, size)
+                if item is None:
+                    return
+                future = client.submit(
+                    remote.run_on_worker, asdict(item.task()), plugins, pure=False,
+                    key=f"bench-run-{secrets.token_hex(6)}",
+                )  # fmt: skip
+                futures[future] = item
+                pending.add(future)
+                if on_start:
+                    on_start(item)
+
+        submit_ready()
+        for future in pending:
+            item = futures.pop(future)
             try:
                 reply = future.result()
             except Exception as err:  # the worker itself failed: keep the sweep going
                 reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
             result = remote.measurement_from(reply)
             loaded = instances[(item.puzzle, item.instance)]
-            sweep.record(item, result, reply.get("started_at") or now_iso(), loaded, reply["host"])
+            record = sweep.record(
+                item, result, reply.get("started_at") or now_iso(), loaded, reply["host"]
+            )
+            gate.finished(item, record.status)
+            submit_ready()
             if on_tick:
                 on_tick()

@@ -237,8 +237,9 @@ def prepare(task: RunTask) -> Any:
     return loaded.instance
 
 
-def start_run(task: RunTask, instance: Any = None) -> RunningRun:
-    """Fork the run; ``instance`` may be given already loaded (else it is loaded here)."""
+def start_run(task: RunTask, instance: Any = None, cpu: int | None = None) -> RunningRun:
+    """Fork the run; ``instance`` may be given already loaded (else it is loaded here);
+    ``cpu``: pin the run (and every thread and process it starts) to that core."""
     if instance is None:
         instance = prepare(task)
     read_fd, write_fd = os.pipe()
@@ -249,12 +250,20 @@ def start_run(task: RunTask, instance: Any = None) -> RunningRun:
     if pid == 0:  # child: never returns
         os.close(read_fd)
         os.close(go_write)
+        _pin(cpu)
         _child(task, instance, write_fd, go_read, output.fileno(), parent)
     os.close(write_fd)
     os.close(go_read)
     with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
         os.setpgid(pid, pid)
     return RunningRun(task, instance, pid, read_fd, go_write, output)
+
+
+def _pin(cpu: int | None) -> None:
+    """In the forked child, before it is told to go: keep the run on one core."""
+    if cpu is not None:
+        with contextlib.suppress(OSError):  # a core taken away meanwhile: run unpinned
+            os.sched_setaffinity(0, {cpu})
 
 
 def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[RunningRun]:

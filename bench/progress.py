@@ -89,6 +89,20 @@ class SweepProgress:
                 soft_wrap=True,
             )
 
+    def skipped(self, planned: PlannedRun, reason: str) -> None:
+        """A planned run that will not run (``bench.schedule``): counted done, status skipped."""
+        self.done += 1
+        self.counts["skipped"] += 1
+        if self.live:
+            self._progress.update(self._task, completed=self.done)
+        else:
+            self.console.print(
+                f"[{self.done}/{self.total}] {planned.case}: {planned.puzzle} {planned.encoding} "
+                f"{planned.instance}: skipped ({reason})",
+                highlight=False,
+                soft_wrap=True,
+            )
+
     def tick(self, force: bool = False) -> None:
         if not self.live:
             return
@@ -96,7 +110,7 @@ class SweepProgress:
         if not force and now - self._last < REFRESH_S:
             return
         self._last = now
-        order = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)
+        order = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR, "skipped")
         counts = " ".join(
             f"{s} {self.counts[s]}"
             for s in order

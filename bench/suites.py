@@ -44,8 +44,11 @@ DEFAULTS: dict[str, Any] = {
     "memory_limit_mb": None,
     "seeds": [0],
     "threads": [1],
+    "stop_at_timeout": True,  # bench.schedule: no larger board after a limit is hit
 }
-SUITE_KEYS = {"description", "include", *DEFAULTS}
+#: keys only the suite file named on the command line may set (not its includes)
+TOP_KEYS = {"report", "max_time_limit_s"}
+SUITE_KEYS = {"description", "include", *TOP_KEYS, *DEFAULTS}
 CASE_KEYS = {
     "name",
     "description",
@@ -74,6 +77,7 @@ class PlannedRun:
     repeat: int = 0
     time_limit_s: float | None = None
     memory_limit_mb: float | None = None
+    stop_at_timeout: bool = True
 
     def key(self) -> tuple:
         """The resume key (record.KEY_FIELDS), with options as canonical JSON."""
@@ -120,6 +124,7 @@ class Suite:
     description: str
     runs: list[PlannedRun]
     instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
+    report: bool = False  # `run` renders the report at the end (the file's own [suite])
 
 
 def load_suite(name_or_path: str, generate: bool = True) -> Suite:
@@ -150,6 +155,9 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
             if run.key() not in seen:
                 seen.add(run.key())
                 runs.append(run)
+    if loader.max_time_limit_s is not None:  # a budget over every case, included ones too
+        cap = loader.max_time_limit_s
+        runs = [replace(r, time_limit_s=min(r.time_limit_s or cap, cap)) for r in runs]
     text = path.read_text(encoding="utf-8")
     return Suite(
         name=path.stem,
@@ -159,6 +167,7 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
         description=loader.description,
         runs=in_rounds(runs),
         instances=instances,
+        report=loader.report,
     )
 
 
@@ -175,6 +184,8 @@ class _Loader:
     def __init__(self) -> None:
         self.digest = hashlib.sha256()
         self.description = ""
+        self.report = False
+        self.max_time_limit_s: float | None = None
 
     def read(self, path: Path, inherited: dict[str, Any], stack: tuple[Path, ...]):
         resolved = path.resolve()
@@ -195,6 +206,11 @@ class _Loader:
         _check_keys(path, "[suite]", head, SUITE_KEYS)
         if not stack:
             self.description = str(head.get("description", ""))
+            self.report = head.get("report", False)
+            if not isinstance(self.report, bool):
+                raise SuiteError(f"{path}: [suite] report must be true or false")
+            cap = head.get("max_time_limit_s")
+            self.max_time_limit_s = _positive_number(f"{path}: [suite]", "max_time_limit_s", cap)
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
         for item in _as_list(path, "include", head.get("include", [])):
@@ -261,6 +277,9 @@ def _expand_case(
     ]
     limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
     memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
+    stop = case["stop_at_timeout"]
+    if not isinstance(stop, bool):
+        raise SuiteError(f"{where}: stop_at_timeout must be true or false, got {stop!r}")
     runs = []
     for spec in specs:
         for enc in encodings:
@@ -278,6 +297,7 @@ def _expand_case(
                             repeat,
                             limit,
                             memory,
+                            stop,
                         )
                     )
     return runs
@@ -354,6 +374,7 @@ def narrow(
     encoding: str | None = None,
     repeats: int | None = None,
     time_limit_s: float | None = None,
+    all_sizes: bool = False,
 ) -> list[PlannedRun]:
     """Apply the command line's filters and overrides to a plan (``run --puzzle/--encoding/...``)."""
     if puzzle is not None:
@@ -365,6 +386,8 @@ def narrow(
         runs = [r for r in runs if r.encoding == encoding]
     if time_limit_s is not None:
         runs = [replace(r, time_limit_s=float(time_limit_s)) for r in runs]
+    if all_sizes:
+        runs = [replace(r, stop_at_timeout=False) for r in runs]
     if repeats is not None:
         firsts = _unique([replace(r, repeat=0) for r in runs])
         runs = in_rounds([replace(r, repeat=i) for r in firsts for i in range(repeats)])

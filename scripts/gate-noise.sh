@@ -14,7 +14,7 @@ for i in $(seq 1 "$n"); do
     python3 -c "while True: pass" &
     burner=$!
   fi
-  id=$(python -m bench run --suite ci --store "$store" | sed -n 's/^run id: //p')
+  id=$(python -m bench run --suite ci --jobs 1 --store "$store" | sed -n 's/^run id: //p')
   [ -n "$burner" ] && kill "$burner"
   echo "sweep $i: $id${burner:+ (with a busy loop on one core)}"
   ids+=("$id")

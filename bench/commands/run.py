@@ -6,8 +6,12 @@ blow-up of one run is recorded and the sweep goes on. Every finished run is comm
 to the store at once, so a killed sweep loses at most the runs in flight and
 `--resume RUN_ID` finishes only what is missing.
 
---jobs defaults to 1 because parallel runs disturb each other's timings (they share
-cores, caches and memory bandwidth): use more jobs for quick answers, not for figures.
+--jobs defaults to the number of cores: one run per core, each pinned to its own core
+(``--no-pin`` to leave them free), measured in docs/experiments/pinning.md. Runs still
+share caches and memory bandwidth, so ``--jobs 1`` is the quiet choice for figures.
+A configuration that hits its limit on a board is not run on its larger boards (recorded
+as skipped, not as timeouts; ``--all-sizes`` runs them). Suites that ask for it
+(``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
 
 Exit code: 0 when every run ended solved, infeasible, timeout or memout (limits are
 expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage.
@@ -16,13 +20,14 @@ expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usa
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import time
 from pathlib import Path
 
 from rich.console import Console
 
-from bench import environment, execute, measure, store, suites
+from bench import environment, execute, measure, skips, store, suites
 from bench.cli import BenchUsageError
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
@@ -39,15 +44,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=1,
+        default=default_jobs(),
         metavar="J",
-        help="runs at once on this machine (default 1: parallel runs disturb each other's timings)",
+        help=f"runs at once on this machine (default: one per core, here {default_jobs()})",
+    )
+    parser.add_argument(
+        "--pin",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="pin each concurrent run to a core of its own (default on)",
+    )
+    parser.add_argument(
+        "--all-sizes",
+        action="store_true",
+        help="run every board even after a configuration hit its limit on a smaller one",
+    )
+    parser.add_argument(
+        "--report",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="render the report at the end (default: as the suite says)",
     )
     parser.add_argument(
         "--executor",
         choices=("local", "dask"),
         default="local",
-        help="local: fork runs here (default); dask: send each run to a Dask worker",
+        help="local: fork runs here (default); dask: send each run to a Dask worker"
+        " (a local cluster, one single-threaded worker per core, unless --scheduler)",
     )
     parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
@@ -68,14 +91,14 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--repeat must be at least 1")
     if args.time_limit is not None and args.time_limit <= 0:
         raise BenchUsageError("--time-limit must be positive")
-    if args.executor == "dask" and not args.scheduler:
-        raise BenchUsageError("--executor dask needs --scheduler ADDR")
+    if args.scheduler and args.executor != "dask":
+        raise BenchUsageError("--scheduler goes with --executor dask")
     measure.warm_up()
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table
     if args.resume:
-        if args.puzzle or args.encoding or args.repeat or args.time_limit:
+        if args.puzzle or args.encoding or args.repeat or args.time_limit or args.all_sizes:
             raise BenchUsageError("--resume runs the stored plan: leave out the filters")
         if not Path(args.store).is_file():
             raise store.UnknownRunError(f"{args.store}: no results store here to resume from")
@@ -85,9 +108,12 @@ def main(args: argparse.Namespace) -> int:
             plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
             instances = suites.load_planned_instances(plan)
             env = _stored_environment(args.store, run_id)
-            return _run(conn, console, args, run_id, suite_name, plan, instances, env)
+            code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
+        return _report(args, run_id, code, bool(args.report))
     suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
-    plan = suites.narrow(suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit)
+    plan = suites.narrow(
+        suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit, args.all_sizes
+    )
     if not plan:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
     run_id = execute.new_run_id()
@@ -95,12 +121,32 @@ def main(args: argparse.Namespace) -> int:
     with store.connect(args.store) as conn:
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
         store.save_environment(conn, run_id, env)
-        return _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
+        code = _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
+    return _report(args, run_id, code, suite.report if args.report is None else args.report)
+
+
+def default_jobs() -> int:
+    """The cores this process may use (its affinity), so one run per core."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover (not Linux)
+        return os.cpu_count() or 1
+
+
+def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> int:
+    """Render the sweep's report (reports/<run id>/) and print where it is."""
+    if not wanted:
+        return code
+    from bench.commands import report
+
+    report.main(argparse.Namespace(runs=[run_id], out=None, store=args.store))
+    return code
 
 
 def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     started = time.perf_counter()
     stored = {suites.run_key(r.to_row()) for r in store.stored_records(conn, run_id)}
+    stored |= skips.keys(conn, run_id)  # not run on purpose: a resume does not run them either
     todo = [p for p in plan if p.key() not in stored]
     console.print(
         f"run {run_id}: suite {suite_name}, {len(plan)} planned, {len(todo)} to run"
@@ -109,16 +155,19 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     )
     previous = signal.signal(signal.SIGTERM, _terminate)
     progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")
-    sweep = execute.Sweep(conn, run_id, suite_name, env, on_record=progress.finished)
+    sweep = execute.Sweep(
+        conn, run_id, suite_name, env, on_record=progress.finished, on_skip=progress.skipped
+    )
     try:
         with progress:
             if args.executor == "dask":
-                execute.run_dask(
-                    todo, sweep, instances, args.scheduler, progress.started, progress.tick
-                )
+                with execute.dask_scheduler(args.scheduler, args.jobs) as address:
+                    execute.run_dask(
+                        todo, sweep, instances, address, progress.started, progress.tick
+                    )
             else:
                 execute.run_local(
-                    todo, sweep, instances, args.jobs, progress.started, progress.tick
+                    todo, sweep, instances, args.jobs, progress.started, progress.tick, args.pin
                 )
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -127,6 +176,12 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     console.print(summary_table(records, run_id, time.perf_counter() - started))
     if sweep.refuted:
         console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
+    if sweep.skipped:
+        console.print(
+            f"{len(sweep.skipped)} run(s) not run: their configuration hit its limit on a"
+            " smaller board (stored as skipped, not as timeouts; --all-sizes runs them)",
+            highlight=False,
+        )
     for line in problems(records):
         console.print(line, highlight=False, markup=False)
     console.print(f"run id: {run_id}", highlight=False)
@@ -147,12 +202,14 @@ def _sweep_row(suite: suites.Suite, plan: list[suites.PlannedRun], args) -> dict
         "suite_text": suite.text,
         "suite_sha256": suite.sha256,
         "plan": [asdict(p) for p in plan],
-        "arguments": {
-            k: getattr(args, k)
-            for k in ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs", "executor")
-        },
+        "arguments": {k: getattr(args, k) for k in ARGUMENTS_KEPT},
         "started_at": execute.now_iso(),
     }
+
+
+#: command-line arguments stored with the sweep
+ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs", "executor",
+                  "pin", "all_sizes")  # fmt: skip
 
 
 def _stored_environment(store_path: str, run_id: str) -> dict:

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any, ClassVar
 
-from models.base import INFEASIBLE, SOLVED, Encoding, Limits, ModelSize, Outcome
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
 
 MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
 
@@ -162,3 +162,22 @@ class Denier(_Stub):
 
     def solve(self, limits: Limits) -> Outcome:
         return Outcome(INFEASIBLE)
+
+
+class Where(_Stub):
+    """Solves honestly and reports the cores it may run on (counters ``cores``, ``core``);
+    answers ``timeout`` at once on boards of ``limit_cells`` cells or more (0: never)."""
+
+    name = "stub-where"
+    option_choices: ClassVar = {"limit_cells": (64, 0), "delay": (0.0, 0.3)}
+
+    def solve(self, limits: Limits) -> Outcome:
+        allowed = sorted(os.sched_getaffinity(0))
+        counters = {"cores": len(allowed), "core": allowed[0]}
+        time.sleep(self.option("delay"))
+        cells = self.board.rows * self.board.cols
+        if self.option("limit_cells") and cells >= self.option("limit_cells"):
+            return Outcome(TIMEOUT, counters=counters)
+        outcome = self._honest()
+        outcome.counters.update(counters)
+        return outcome

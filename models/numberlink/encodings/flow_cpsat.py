@@ -4,6 +4,7 @@ so the comparison separates the formulation from the solver. Flows are integer h
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 from ortools.sat.python import cp_model
@@ -26,7 +27,9 @@ class FlowCpsat(Encoding):
         lin = self.lin = flow_model(self.grid, **VARIANTS[self.option("variant")])
         model = self.model = cp_model.CpModel()
         self.vars = [
-            model.new_bool_var(name) if (integer and ub == 1) else model.new_int_var(lb, ub, name)
+            model.new_bool_var(name)
+            if (integer and ub == 1)
+            else model.new_int_var(math.ceil(lb), math.floor(ub), name)  # CP-SAT takes ints only
             for name, lb, ub, integer in zip(
                 lin.names, lin.lower, lin.upper, lin.integer, strict=True
             )

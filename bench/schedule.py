@@ -1,0 +1,134 @@
+"""Which planned run goes next, and on which core.
+
+Stop at the first timeout: a configuration (case, puzzle, encoding, options, seed,
+threads) that hit its time or memory limit on a board of N cells is not run on its
+boards of more than N cells. Those runs would only wait out the limit again (most of
+what made the old ``all`` sweep take 36 minutes), so they are *not run* and recorded
+as skipped (``bench.skips``), never as measured timeouts: charts show only what was
+measured, and a PAR-2 that counts them must do so knowingly. Boards of the same size
+still run (difficulty is not size alone), and so do all boards of a configuration
+whose case sets ``stop_at_timeout = false``.
+
+So that the runs taken do not depend on timing, a run waits while a smaller board of
+its configuration is still planned or in flight; with ``--jobs`` > 1 other runs fill
+the gap.
+
+Cores: each concurrent local run gets a core of its own (``CoreSlots``), so two runs
+never share one and a run's threads never wander; runs asking for more than one thread
+are left unpinned (one core would starve them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter, deque
+from collections.abc import Iterable
+
+from bench.suites import PlannedRun
+from models.base import MEMOUT, TIMEOUT
+
+#: statuses that end a configuration's size sweep
+LIMIT_HIT = (TIMEOUT, MEMOUT)
+
+
+def cells(size: str | None) -> int | None:
+    """Board cells of a ``ROWSxCOLS`` size; None when the size has no such form."""
+    try:
+        rows, cols = (int(x) for x in str(size).lower().split("x"))
+    except ValueError:
+        return None
+    return rows * cols
+
+
+def config_key(run: PlannedRun) -> tuple:
+    """What a size sweep keeps fixed: everything but the instance and the repeat."""
+    options = json.dumps(run.options, sort_keys=True)
+    return (run.case, run.puzzle, run.encoding, options, run.seed, run.threads)
+
+
+class SizeGate:
+    """Decides, for each queued run, whether it runs now, waits, or is skipped."""
+
+    def __init__(self, todo: Iterable[PlannedRun], sizes: dict[tuple[str, str], str]):
+        self._sizes = sizes
+        self._unfinished: dict[tuple, Counter[int]] = {}
+        #: config -> (cells, size, instance) of its smallest board that hit a limit
+        self.stopped: dict[tuple, tuple[int, str, str]] = {}
+        for run in todo:
+            n = self._cells(run)
+            if n is not None:
+                self._unfinished.setdefault(config_key(run), Counter())[n] += 1
+
+    def _cells(self, run: PlannedRun) -> int | None:
+        if not run.stop_at_timeout:
+            return None
+        return cells(self._sizes.get((run.puzzle, run.instance)))
+
+    def finished(self, run: PlannedRun, status: str, started: bool = True) -> None:
+        """Note a run's end (``started=False``: a run stored by an earlier session)."""
+        n = self._cells(run)
+        if n is None:
+            return
+        key = config_key(run)
+        if started and self._unfinished.get(key, Counter())[n] > 0:
+            self._unfinished[key][n] -= 1
+        if status in LIMIT_HIT and (key not in self.stopped or n < self.stopped[key][0]):
+            self.stopped[key] = (n, self._sizes[(run.puzzle, run.instance)], run.instance)
+
+    def skip_reason(self, run: PlannedRun) -> str | None:
+        """Why ``run`` is not to be run, or None."""
+        n = self._cells(run)
+        stop = None if n is None else self.stopped.get(config_key(run))
+        if stop is None or n <= stop[0]:
+            return None
+        return f"not run: this configuration hit its limit on the smaller {stop[1]} ({stop[2]})"
+
+    def waits(self, run: PlannedRun) -> bool:
+        """True while a smaller board of the run's configuration is planned or in flight."""
+        n = self._cells(run)
+        if n is None:
+            return False
+        pending = self._unfinished.get(config_key(run), Counter())
+        return any(count > 0 and smaller < n for smaller, count in pending.items())
+
+    def take(
+        self, queue: deque[PlannedRun]
+    ) -> tuple[PlannedRun | None, list[tuple[PlannedRun, str]]]:
+        """The first queued run that may start now (removed from the queue), and the runs
+        found skipped on the way (removed too, with their reasons)."""
+        skipped: list[tuple[PlannedRun, str]] = []
+        chosen = None
+        kept: list[PlannedRun] = []
+        while queue:
+            run = queue.popleft()
+            reason = self.skip_reason(run)
+            if reason is not None:
+                self.finished(run, "")
+                skipped.append((run, reason))
+            elif self.waits(run):
+                kept.append(run)
+            else:
+                chosen = run
+                break
+        queue.extendleft(reversed(kept))
+        return chosen, skipped
+
+
+class CoreSlots:
+    """One distinct core per concurrent run (when there are at least as many cores as jobs)."""
+
+    def __init__(self, jobs: int, pin: bool = True):
+        available = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+        self.enabled = pin and 0 < jobs <= len(available)
+        self._free = deque(available[:jobs] if self.enabled else [])
+
+    def acquire(self, run: PlannedRun) -> int | None:
+        """A core for ``run``, or None (unpinned: pinning off, or a multi-threaded run)."""
+        if not self.enabled or run.threads > 1 or not self._free:
+            return None
+        return self._free.popleft()
+
+    def release(self, core: int | None) -> None:
+        if core is not None:
+            self._free.append(core)

@@ -1,0 +1,75 @@
+"""Runs a sweep planned but did not run (``bench.schedule``: a smaller board of the same
+configuration already hit its limit), kept in their own table of the results store.
+
+Why a table of their own and not rows of ``runs``: a skipped run was never measured, so
+it has no status from the contract's list, no times and no counters; as a row of
+``runs`` it would turn up in every chart and export as if it had been. Here it is one
+row per skipped run (the run's key, its size and the reason), committed as it is
+decided, so ``--resume`` never runs it, and ``load`` hands it to whoever wants to count
+it (a PAR-2 over a common instance set must count it as unsolved).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import pandas as pd
+
+from bench.suites import PlannedRun, run_key
+
+COLUMNS = ("run_id", "case", "puzzle", "instance", "size", "encoding", "options", "seed",
+           "threads", "repeat", "time_limit_s", "reason")  # fmt: skip
+
+
+def ensure_table(conn: sqlite3.Connection) -> None:
+    conn.execute(
+        'CREATE TABLE IF NOT EXISTS skipped (run_id TEXT, "case" TEXT, puzzle TEXT,'
+        " instance TEXT, size TEXT, encoding TEXT, options TEXT, seed INTEGER,"
+        ' threads INTEGER, "repeat" INTEGER, time_limit_s REAL, reason TEXT,'
+        ' UNIQUE (run_id, "case", puzzle, instance, encoding, options, seed, threads,'
+        ' "repeat"))'
+    )
+
+
+def insert(conn: sqlite3.Connection, run_id: str, run: PlannedRun, size: str, reason: str) -> None:
+    """Record one skipped run (autocommit); a second insert of the same run is ignored."""
+    ensure_table(conn)
+    values = (run_id, run.case, run.puzzle, run.instance, size, run.encoding,
+              json.dumps(run.options, sort_keys=True), run.seed, run.threads, run.repeat,
+              run.time_limit_s, reason)  # fmt: skip
+    marks = ", ".join("?" for _ in COLUMNS)
+    names = ", ".join(f'"{c}"' for c in COLUMNS)
+    conn.execute(f"INSERT OR IGNORE INTO skipped ({names}) VALUES ({marks})", values)
+
+
+def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
+    """Resume keys (``suites.run_key``) of the runs a sweep skipped."""
+    ensure_table(conn)
+    names = ", ".join(f'"{c}"' for c in COLUMNS)
+    conn.row_factory = sqlite3.Row
+    try:
+        rows = conn.execute(f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,)).fetchall()
+    finally:
+        conn.row_factory = None
+    return {run_key(dict(row)) for row in rows}
+
+
+def load(store_path: str | Path, run_ids: Iterable[str] | None = None) -> pd.DataFrame:
+    """Skipped runs as a DataFrame (columns ``COLUMNS``; options as dicts)."""
+    if not Path(store_path).is_file():
+        return pd.DataFrame(columns=list(COLUMNS))
+    conn = sqlite3.connect(store_path)
+    try:
+        ensure_table(conn)
+        names = ", ".join(f'"{c}"' for c in COLUMNS)
+        rows = conn.execute(f"SELECT {names} FROM skipped ORDER BY rowid").fetchall()
+    finally:
+        conn.close()
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    if run_ids is not None:
+        frame = frame[frame["run_id"].isin(set(run_ids))].reset_index(drop=True)
+    frame["options"] = [json.loads(o) for o in frame["options"]]
+    return frame
