@@ -100,6 +100,12 @@ class Encoding(ABC):
         return self.options.get(key, self.option_choices[key][0])
 
     @classmethod
+    def proves_infeasible(cls, options: Mapping[str, Any]) -> bool:
+        """Whether an exhausted search with these options proves "no solution" (a reference
+        algorithm, or an option that prunes by an assumption, only gives up: ``timeout``)."""
+        return not cls.reference
+
+    @classmethod
     def solver_version(cls) -> str:
         """A reference algorithm's own version; empty for solver encodings, whose version
         comes from the solver table (``models.solvers.encoding_version``)."""

@@ -244,6 +244,13 @@ SOLVERS: dict[str, Solver] = {
         Solver(
             "python", "", (), ("nodes", "backtracks"), note="reference algorithms: deterministic"
         ),
+        Solver(
+            "numba",
+            "numba",
+            (),
+            ("nodes", "backtracks", "forced", "fails"),
+            note="compiled searches: deterministic (restarts are seeded)",
+        ),
     )
 }
 

@@ -200,6 +200,10 @@ class PathSearchNumba(Encoding):
     def solver_version(cls) -> str:
         return f"puzzle-bench path search (numba {numba.__version__})"
 
+    @classmethod
+    def proves_infeasible(cls, options) -> bool:
+        return not options.get("assume_unique", False)
+
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
         self.search = PathSearch(instance, self.unique)
