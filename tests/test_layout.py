@@ -72,3 +72,15 @@ def test_an_encoding_hash_covers_every_file_its_result_depends_on() -> None:
         }
         own = Path(inspect.getfile(cls)).resolve().relative_to(REPO_ROOT).as_posix()
         assert {own, "models/solvers.py", "models/base.py"} <= files
+
+
+def test_the_readme_layout_map_names_every_module() -> None:
+    readme = (ROOT / "README.md").read_text()
+    layout = readme[readme.index("## Layout") : readme.index("### Instance specs")]
+    for path in sorted((ROOT / "bench").rglob("*.py")):
+        if path.name in ("__init__.py", "__main__.py") or path.parent.name == "commands":
+            continue
+        assert path.name in layout, f"{path.relative_to(ROOT)} is missing from the README's layout"
+    for path in sorted((ROOT / "bench" / "commands").glob("*.py")):
+        if path.name != "__init__.py":
+            assert path.stem in layout, f"command module {path.name} is missing from the layout"
