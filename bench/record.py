@@ -56,6 +56,17 @@ class RunRecord:
         return row
 
     @classmethod
+    def assemble(cls, *parts: Any, **fields_: Any) -> RunRecord:
+        """A record from the dataclasses a run passes through (the planned run, the task, the
+        measurement) and extra fields: a part's field goes into the record when their names
+        match, so no field is copied by hand; later parts and ``fields_`` win."""
+        values: dict[str, Any] = {}
+        for part in parts:
+            values.update({k: v for k, v in asdict(part).items() if k in FIELD_NAMES})
+        values.update(fields_)
+        return cls(**values)
+
+    @classmethod
     def from_row(cls, row: dict[str, Any]) -> RunRecord:
         values = {f: row[f] for f in FIELD_NAMES if f in row}
         for name in JSON_FIELDS:

@@ -15,11 +15,12 @@ import hashlib
 import itertools
 import json
 import sys
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from bench.measure import RunTask
+from bench.record import KEY_FIELDS
 from bench.suite_instances import (
     REPO_ROOT,
     SuiteError,
@@ -84,33 +85,24 @@ class PlannedRun:
         return run_key(asdict(self))
 
     def task(self) -> RunTask:
-        return RunTask(
-            puzzle=self.puzzle,
-            instance=self.instance,
-            encoding=self.encoding,
-            options=dict(self.options),
-            seed=self.seed,
-            threads=self.threads,
-            time_limit_s=self.time_limit_s,
-            memory_limit_mb=self.memory_limit_mb,
-        )
+        """The measuring side's view of this run: the fields the two share by name."""
+        mine = asdict(self)
+        return RunTask(**{f.name: mine[f.name] for f in fields(RunTask) if f.name in mine})
 
 
 def run_key(values: dict[str, Any]) -> tuple:
-    """Key of a planned run or a stored record (options as dict or JSON text)."""
-    options = values.get("options") or {}
-    if isinstance(options, str):
-        options = json.loads(options)
-    return (
-        values["case"],
-        values["puzzle"],
-        values["instance"],
-        values["encoding"],
-        json.dumps(options, sort_keys=True),
-        int(values["seed"]),
-        int(values["threads"]),
-        int(values["repeat"]),
-    )
+    """Key of a planned run or a stored record (``record.KEY_FIELDS``; options as dict or
+    JSON text, compared as canonical JSON)."""
+    key = []
+    for name in KEY_FIELDS:
+        value = values[name]
+        if name == "options":
+            value = json.dumps(json.loads(value) if isinstance(value, str) else value or {},
+                               sort_keys=True)  # fmt: skip
+        elif name in ("seed", "threads", "repeat"):
+            value = int(value)
+        key.append(value)
+    return tuple(key)
 
 
 @dataclass

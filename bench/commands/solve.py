@@ -13,9 +13,15 @@ import sys
 from bench.environment import solver_version
 from bench.measure import RunTask, run_isolated
 from bench.options import parse_options
+from bench.record import RunRecord
 from models import registry
 from models.base import INFEASIBLE, SOLVED
 from models.registry import UsageError
+
+#: the record fields ``solve --json`` prints (the contract's), plus ``model_size``
+SOLVE_JSON_FIELDS = ("puzzle", "instance", "encoding", "options", "solver", "solver_version",
+                     "status", "verified", "solution", "build_s", "solve_s", "wall_s", "cpu_s",
+                     "peak_rss_mb", "counters", "error")  # fmt: skip
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,25 +83,11 @@ def main(args: argparse.Namespace) -> int:
     if args.draw:
         _draw(rules, loaded.instance, result.solution, args.draw)
     if args.json:
-        doc = {
-            "puzzle": loaded.puzzle,
-            "instance": args.instance,
-            "encoding": args.encoding,
-            "options": options,
-            "solver": encoding_cls.solver,
-            "solver_version": solver_version(encoding_cls),
-            "status": result.status,
-            "verified": result.verified,
-            "solution": result.solution,
-            "build_s": result.build_s,
-            "solve_s": result.solve_s,
-            "wall_s": result.wall_s,
-            "cpu_s": result.cpu_s,
-            "peak_rss_mb": result.peak_rss_mb,
-            "model_size": {"n_vars": result.n_vars, "n_constraints": result.n_constraints},
-            "counters": result.counters,
-            "error": result.error,
-        }
+        record = RunRecord.assemble(
+            task, result, solver=encoding_cls.solver, solver_version=solver_version(encoding_cls)
+        )
+        doc = {name: getattr(record, name) for name in SOLVE_JSON_FIELDS}
+        doc["model_size"] = {"n_vars": record.n_vars, "n_constraints": record.n_constraints}
         if args.check_unique:
             doc["unique"] = result.unique
         print(json.dumps(doc))
