@@ -12,7 +12,6 @@ becomes ``wrong`` (stored at once, updated in place if the solution arrives late
 
 from __future__ import annotations
 
-import contextlib
 import gc
 import json
 import os
@@ -187,11 +186,8 @@ def run_local(
             if on_tick:
                 on_tick()
     finally:
-        for _, run, _ in active.values():  # interrupted: no run outlives the sweep
-            with contextlib.suppress(OSError):
-                os.killpg(run.pid, 9)
-            with contextlib.suppress(OSError):
-                os.waitpid(run.pid, 0)
+        for _, run, _ in active.values():  # interrupted: no run (or its files) outlives the sweep
+            run.abort()
 
 
 def run_dask(

@@ -29,6 +29,7 @@ import gc
 import os
 import pickle
 import select
+import shutil
 import signal
 import struct
 import tempfile
@@ -37,7 +38,7 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench import procs
+from bench import guard, procs
 from models import registry
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limits
 
@@ -106,9 +107,18 @@ class RunningRun:
     """
 
     def __init__(
-        self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int, output: Any = None
+        self,
+        task: RunTask,
+        instance: Any,
+        pid: int,
+        read_fd: int,
+        go_fd: int,
+        output: Any = None,
+        folder: str = "",
     ):
         self._output = output  # the run's stdout and stderr (a temporary file)
+        self.folder = folder  # the run's own temporary directory, deleted when it ends
+        self.reaped = False
         self.baseline_kb = procs.rss_kb("self") if task.memory_limit_mb else 0  # shared at the fork
         self.task, self.instance, self.pid = task, instance, pid
         self.started: float | None = None  # set when the run is told to go
@@ -186,14 +196,13 @@ class RunningRun:
 
     def finish(self) -> Measurement:
         """Reap the run (blocking until it exits), kill leftovers, interpret and verify."""
-        os.close(self._fd)
-        if self._go_fd >= 0:
-            os.close(self._go_fd)
+        self._close_pipes()
         _, wait_status, usage = os.wait4(self.pid, 0)
+        self.reaped = True
         # wall ends when the report is complete (or the run was stopped): the teardown of the
         # child's address space after that is the harness's cost, not the run's
         wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
-        procs.kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
+        self._clean_up()  # anything the run left behind (an orphaned CBC, its files) goes too
         payload = b"".join(self._chunks)
         complete = self._expected is not None and len(payload) >= self._expected
         result = _interpret(
@@ -216,6 +225,46 @@ class RunningRun:
             result.solution = None
         return result
 
+    def abort(self) -> None:
+        """Stop the run now (the parent is interrupted): kill its tree, reap it, delete its files."""
+        procs.kill_group(self.pid)
+        self._close_pipes()
+        if not self.reaped:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.reaped = True
+        self._clean_up()
+        if self._output is not None:
+            self._output.close()
+
+    def _close_pipes(self) -> None:
+        for fd in (self._fd, self._go_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._fd = self._go_fd = -1
+
+    def _clean_up(self) -> None:
+        """Kill the run's process group and reap its orphans (we are their subreaper); then
+        delete the run's temporary directory and tell the guard the run is over."""
+        procs.kill_group(self.pid)
+        procs.reap_group_orphans(self.pid)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        guard.guard().forget(self.pid)
+
+
+_parent_ready = False
+
+
+def _prepare_parent() -> None:
+    """Once per process that starts runs: become a subreaper and start the guard."""
+    global _parent_ready
+    if not _parent_ready:
+        procs.become_subreaper()
+        guard.guard()
+        _parent_ready = True
+
 
 def prepare(task: RunTask) -> Any:
     """Load the instance and check encoding and options in the parent: bad input raises here."""
@@ -228,6 +277,8 @@ def start_run(task: RunTask, instance: Any = None) -> RunningRun:
     """Fork the run; ``instance`` may be given already loaded (else it is loaded here)."""
     if instance is None:
         instance = prepare(task)
+    _prepare_parent()
+    folder = tempfile.mkdtemp(prefix="bench-run-")
     read_fd, write_fd = os.pipe()
     go_read, go_write = os.pipe()
     output = tempfile.TemporaryFile()  # noqa: SIM115  (closed by RunningRun.finish)
@@ -236,12 +287,14 @@ def start_run(task: RunTask, instance: Any = None) -> RunningRun:
     if pid == 0:  # child: never returns
         os.close(read_fd)
         os.close(go_write)
-        _child(task, instance, write_fd, go_read, output.fileno(), parent)
+        guard.close_in_child()
+        _child(task, instance, write_fd, go_read, output.fileno(), parent, folder)
     os.close(write_fd)
     os.close(go_read)
     with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
         os.setpgid(pid, pid)
-    return RunningRun(task, instance, pid, read_fd, go_write, output)
+    guard.guard().watch(pid, folder)
+    return RunningRun(task, instance, pid, read_fd, go_write, output, folder)
 
 
 def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[RunningRun]:
@@ -262,9 +315,16 @@ def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[Runn
 def run_isolated(task: RunTask, instance: Any = None) -> Measurement:
     """Fork, run ``task`` in the child, measure, kill on overrun, verify; never raises for the run's faults."""
     run = start_run(task, instance)
-    while not run.done:
-        wait_any([run], max_wait=3600.0)
-    return run.finish()
+    finished = False
+    try:
+        while not run.done:
+            wait_any([run], max_wait=3600.0)
+        result = run.finish()
+        finished = True
+        return result
+    finally:
+        if not finished:  # Ctrl-C, SIGTERM or a fault of the parent: no run outlives it
+            run.abort()
 
 
 def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
@@ -275,7 +335,13 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
 
 
 def _child(
-    task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int, parent: int
+    task: RunTask,
+    instance: Any,
+    write_fd: int,
+    go_fd: int,
+    output_fd: int,
+    parent: int,
+    folder: str,
 ) -> None:
     """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
@@ -289,6 +355,10 @@ def _child(
         os.dup2(output_fd, 2)
         os.setpgid(0, 0)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for name in ("TMPDIR", "TMP", "TEMP"):  # solver files (PuLP's .mps, CBC's log) go here
+            os.environ[name] = folder
+        tempfile.tempdir = folder
         os.write(write_fd, READY)
         if os.read(go_fd, 1) != b"G":
             os._exit(4)  # the parent gave up on this run

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 
 from bench.measure import RunTask, run_isolated
@@ -71,6 +72,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(
             f"encoding {args.encoding} cannot check uniqueness (these can: {', '.join(offering) or 'none'})"
         )
+    signal.signal(signal.SIGTERM, _terminate)  # unwinds through run_isolated, which kills the run
     result = run_isolated(task)
     rules = registry.get_puzzle(loaded.puzzle)
     if args.draw:
@@ -124,6 +126,10 @@ def main(args: argparse.Namespace) -> int:
         if result.error:
             print(f"  {result.error.splitlines()[0]}", file=sys.stderr)
     return 0 if result.status in (SOLVED, INFEASIBLE) else 1
+
+
+def _terminate(signum, frame) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _draw(rules, instance, solution, path: str) -> None:
