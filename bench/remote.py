@@ -127,6 +127,7 @@ def main() -> int:
         except Exception as err:  # bad input on this worker (a missing file): the run's error
             result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
         reply = {**asdict(result), "host": host, "started_at": started_at}
+        reply.pop("instance", None)  # a board object; the client has its own copy
         sys.stdout.write(REPLY + json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0

@@ -24,6 +24,7 @@ from rich.console import Console
 
 from bench import environment, execute, store, suites
 from bench.cli import BenchUsageError
+from bench.commands.solve import add_max_cells, apply_max_cells
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 
@@ -51,6 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
+    add_max_cells(parser)
     parser.add_argument(
         "--store",
         default=str(store.DEFAULT_STORE),
@@ -60,6 +62,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    apply_max_cells(args.max_cells)
     if not args.suite and not args.resume:
         raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
     if args.jobs < 1:
