@@ -85,8 +85,14 @@ class Sweep:
         started_at: str,
         loaded: registry.LoadedInstance,
         host: str,
+        provenance: dict[str, str] | None = None,
     ) -> RunRecord:
-        """Turn one measurement into a stored record; returns it (possibly marked wrong)."""
+        """Turn one measurement into a stored record; returns it (possibly marked wrong).
+
+        ``provenance``: solver version and encoding hash as found where the run ran (a Dask
+        worker); missing values come from the sweep's own environment.
+        """
+        provenance = provenance or {}
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
         key = f"{planned.puzzle}/{planned.encoding}"
         solution = result.solution
@@ -104,8 +110,10 @@ class Sweep:
             encoding=planned.encoding,
             options=dict(planned.options),
             solver=cls.solver,
-            solver_version=self.environment.get("solvers", {}).get(key, ""),
-            encoding_hash=self.environment.get("encoding_hashes", {}).get(key, ""),
+            solver_version=provenance.get("solver_version")
+            or self.environment.get("solvers", {}).get(key, ""),
+            encoding_hash=provenance.get("encoding_hash")
+            or self.environment.get("encoding_hashes", {}).get(key, ""),
             repeat=planned.repeat,
             seed=planned.seed,
             threads=planned.threads,
@@ -229,6 +237,8 @@ def run_dask(
                 reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
             result = remote.measurement_from(reply)
             loaded = instances[(item.puzzle, item.instance)]
-            sweep.record(item, result, reply.get("started_at") or now_iso(), loaded, reply["host"])
+            started_at = reply.get("started_at") or now_iso()
+            worker = {k: reply[k] for k in ("solver_version", "encoding_hash") if reply.get(k)}
+            sweep.record(item, result, started_at, loaded, reply["host"], worker)
             if on_tick:
                 on_tick()

@@ -102,6 +102,23 @@ def failure(message: str) -> dict[str, Any]:
     }
 
 
+def provenance(task_line: str) -> dict[str, str]:
+    """The solver version and encoding hash of a task's encoding as installed on this worker:
+    a record says what ran it, even when the client has other versions installed."""
+    from bench import environment
+    from models import registry
+
+    try:
+        task = json.loads(task_line)
+        cls = registry.get_encoding(task["puzzle"], task["encoding"])
+    except Exception:  # the run's own error says what was wrong with the task
+        return {}
+    return {
+        "solver_version": environment.solver_version(cls),
+        "encoding_hash": environment.encoding_hash(cls),
+    }
+
+
 def measurement_from(reply: dict[str, Any]) -> Measurement:
     fields = Measurement.__dataclass_fields__
     return Measurement(**{k: v for k, v in reply.items() if k in fields})
@@ -113,9 +130,11 @@ def _now() -> str:
 
 def main() -> int:
     """Helper process: one task (JSON) per stdin line, one Measurement per stdout line."""
+    from bench import procs
     from bench.execute import warm_up
     from bench.measure import RunTask, run_isolated
 
+    procs.die_with_parent(os.getppid())  # a killed worker takes its helper (and runs) along
     warm_up()
     host = socket.gethostname()
     for line in sys.stdin:
@@ -128,6 +147,7 @@ def main() -> int:
             result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
         reply = {**asdict(result), "host": host, "started_at": started_at}
         reply.pop("instance", None)  # a board object; the client has its own copy
+        reply.update(provenance(line))
         sys.stdout.write(REPLY + json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0

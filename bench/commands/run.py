@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -50,7 +51,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="local",
         help="local: fork runs here (default); dask: send each run to a Dask worker",
     )
-    parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="Dask scheduler: tls://host:8786 (with Dask's TLS configuration), or"
+        " tcp://127.0.0.1:PORT through an SSH tunnel; see the README's secured set-ups",
+    )
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
     add_max_cells(parser)
     parser.add_argument(
@@ -73,6 +79,12 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--time-limit must be positive")
     if args.executor == "dask" and not args.scheduler:
         raise BenchUsageError("--executor dask needs --scheduler ADDR")
+    if args.executor == "dask" and _exposed(args.scheduler):
+        print(
+            f"warning: {args.scheduler} is plain tcp:// to a non-loopback address (unencrypted,"
+            " anyone who reaches it can run code): prefer tls:// or an SSH tunnel",
+            file=sys.stderr,
+        )
     execute.warm_up()
     console = Console()
     if not console.is_terminal:
@@ -135,6 +147,14 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     console.print(f"run id: {run_id}", highlight=False)
     bad = any(r.status in (WRONG, ERROR) for r in records)
     return 1 if bad else 0
+
+
+def _exposed(address: str) -> bool:
+    """A plain tcp:// scheduler on a non-loopback host."""
+    if not address.startswith("tcp://"):
+        return False
+    host = address[len("tcp://") :].rsplit(":", 1)[0].strip("[]")
+    return host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127.")
 
 
 def _terminate(signum, frame) -> None:
