@@ -35,6 +35,7 @@ import struct
 import tempfile
 import time
 import traceback
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -270,6 +271,15 @@ def _prepare_parent() -> None:
         procs.become_subreaper()
         guard.guard()
         _parent_ready = True
+        threads = procs.thread_names()
+        if len(threads) > 1:  # a fork copies one thread; a lock another one held stays held
+            warnings.warn(
+                f"forking runs from a process with {len(threads)} threads ({', '.join(threads)})"
+                " may deadlock them: import bench before numpy/pandas/pyarrow (bench sets"
+                " their thread counts to 1) and start no threads in the forking parent",
+                RuntimeWarning,
+                stacklevel=3,
+            )
 
 
 def prepare(task: RunTask) -> Any:

@@ -54,6 +54,16 @@ def become_subreaper() -> bool:
         return False
 
 
+def thread_names(pid: int | str = "self") -> list[str]:
+    """Names of a process's threads (Linux); an empty list where /proc is missing."""
+    names = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError):
+                names.append(Path(f"/proc/{pid}/task/{task}/comm").read_text().strip())
+    return names
+
+
 def children(pid: int | str = "self") -> list[int]:
     """Direct children of a process (its threads' children included), from /proc."""
     found: list[int] = []

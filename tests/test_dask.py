@@ -162,3 +162,13 @@ delay = 1.0
     errors = frame[frame.status == "error"]
     assert 1 <= len(errors) <= 2 and errors["error"].str.contains("KilledWorker").all()
     assert frame[frame.status != "error"]["status"].isin(["solved"]).all()
+
+
+def test_plain_tcp_to_another_host_is_warned_about(tmp_path: Path) -> None:
+    suite = tmp_path / "none.toml"
+    suite.write_text('[[cases]]\nname = "x"\npuzzle = "knights_tour"\ninstances = ["nope.txt"]\n')
+    result = run_cli(
+        "run", "--suite", str(suite), "--executor", "dask", "--scheduler", "tcp://10.1.2.3:8786"
+    )
+    assert result.returncode == 2  # the suite is refused; the warning came first
+    assert "tls://" in result.stderr and "SSH tunnel" in result.stderr

@@ -77,7 +77,7 @@ def _spawn(args: list[str], tmp: Path) -> subprocess.Popen:
     )
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_interrupted_solve_kills_cbc_and_deletes_its_files(tmp_path: Path, sig: int) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
