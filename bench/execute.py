@@ -83,14 +83,15 @@ class Sweep:
         planned: PlannedRun,
         result: Measurement,
         started_at: str,
-        loaded: registry.LoadedInstance,
+        loaded: registry.LoadedInstance | None,
         host: str,
         provenance: dict[str, str] | None = None,
     ) -> RunRecord:
         """Turn one measurement into a stored record; returns it (possibly marked wrong).
 
         ``provenance``: solver version and encoding hash as found where the run ran (a Dask
-        worker); missing values come from the sweep's own environment.
+        worker), and the size and hash of a board the run generated itself (``loaded`` is
+        None then); missing values come from the sweep's own environment.
         """
         provenance = provenance or {}
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
@@ -105,8 +106,10 @@ class Sweep:
             case=planned.case,
             puzzle=planned.puzzle,
             instance=planned.instance,
-            instance_hash=loaded.content_hash,
-            size=loaded.size,
+            instance_hash=loaded.content_hash
+            if loaded is not None
+            else provenance.get("instance_hash", ""),
+            size=loaded.size if loaded is not None else provenance.get("size") or _size(planned),
             encoding=planned.encoding,
             options=dict(planned.options),
             solver=cls.solver,
@@ -164,6 +167,15 @@ class Sweep:
         return refuted
 
 
+def _size(planned: PlannedRun) -> str:
+    """The size label of a gen: board from its spec (when its run never made it)."""
+    try:
+        _, rows, cols, _, _ = registry.parse_generated_spec(planned.instance)
+    except ValueError:
+        return ""
+    return f"{rows}x{cols}"
+
+
 def run_local(
     planned: Iterable[PlannedRun],
     sweep: Sweep,
@@ -180,17 +192,21 @@ def run_local(
         while queue or active:
             while queue and len(active) < max(1, jobs):
                 item = queue.popleft()
-                loaded = instances[(item.puzzle, item.instance)]
-                run = start_run(item.task(), loaded.instance)
+                loaded = instances.get((item.puzzle, item.instance))
+                # a gen: board not made yet is made by the run, inside its limits
+                run = start_run(item.task(), loaded.instance if loaded else None)
                 active[run.pid] = (item, run, now_iso())
                 if on_start:
                     on_start(item)
             for run in wait_any([entry[1] for entry in active.values()]):
                 item, _, started_at = active.pop(run.pid)
                 result = run.finish()
-                sweep.record(
-                    item, result, started_at, instances[(item.puzzle, item.instance)], host
-                )
+                key = (item.puzzle, item.instance)
+                if key not in instances and result.instance is not None:  # made by this run
+                    rules = registry.get_puzzle(item.puzzle)
+                    size = rules.size_of(result.instance)
+                    instances[key] = registry.LoadedInstance(*key, result.instance, size)
+                sweep.record(item, result, started_at, instances.get(key), host)
             if on_tick:
                 on_tick()
     finally:
@@ -236,9 +252,10 @@ def run_dask(
             except Exception as err:  # the worker itself failed: keep the sweep going
                 reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
             result = remote.measurement_from(reply)
-            loaded = instances[(item.puzzle, item.instance)]
+            loaded = instances.get((item.puzzle, item.instance))
             started_at = reply.get("started_at") or now_iso()
-            worker = {k: reply[k] for k in ("solver_version", "encoding_hash") if reply.get(k)}
+            keys = ("solver_version", "encoding_hash", "size", "instance_hash")
+            worker = {k: reply[k] for k in keys if reply.get(k)}
             sweep.record(item, result, started_at, loaded, reply["host"], worker)
             if on_tick:
                 on_tick()

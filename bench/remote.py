@@ -102,21 +102,26 @@ def failure(message: str) -> dict[str, Any]:
     }
 
 
-def provenance(task_line: str) -> dict[str, str]:
+def provenance(task_line: str, made: Any = None) -> dict[str, str]:
     """The solver version and encoding hash of a task's encoding as installed on this worker:
-    a record says what ran it, even when the client has other versions installed."""
+    a record says what ran it, even when the client has other versions installed. With
+    ``made`` (a board the run generated), also that board's size and content hash."""
     from bench import environment
     from models import registry
 
+    out: dict[str, str] = {}
     try:
         task = json.loads(task_line)
         cls = registry.get_encoding(task["puzzle"], task["encoding"])
-    except Exception:  # the run's own error says what was wrong with the task
-        return {}
-    return {
-        "solver_version": environment.solver_version(cls),
-        "encoding_hash": environment.encoding_hash(cls),
-    }
+        out["solver_version"] = environment.solver_version(cls)
+        out["encoding_hash"] = environment.encoding_hash(cls)
+        if made is not None:
+            board = registry.LoadedInstance(task["puzzle"], task["instance"], made, "")
+            out["size"] = registry.get_puzzle(task["puzzle"]).size_of(made)
+            out["instance_hash"] = board.content_hash
+    except Exception:  # the run's own record says what was wrong with the task
+        pass
+    return out
 
 
 def measurement_from(reply: dict[str, Any]) -> Measurement:
@@ -145,9 +150,9 @@ def main() -> int:
             result = run_isolated(RunTask(**json.loads(line)))
         except Exception as err:  # bad input on this worker (a missing file): the run's error
             result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
+        made, result.instance = result.instance, None  # a board the run made: not JSON
         reply = {**asdict(result), "host": host, "started_at": started_at}
-        reply.pop("instance", None)  # a board object; the client has its own copy
-        reply.update(provenance(line))
+        reply.update(provenance(line, made))
         sys.stdout.write(REPLY + json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bench import cli
+from bench import cli, store, suites
+from models import registry
 from tests.conftest import ROOT, run_cli
 from tests.test_cli import _assert_usage_error, _write
 
@@ -65,3 +66,25 @@ def test_baseline_names_are_plain_names(name: str, capsys: pytest.CaptureFixture
     assert code == 2 and len(err) == 1 and "plain name" in err[0], err
     after = sorted((ROOT / "results").rglob("*")) if (ROOT / "results").exists() else []
     assert after == before
+
+
+def test_sweep_makes_big_generated_boards_inside_its_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    suite = tmp_path / "big.toml"
+    suite.write_text(
+        '[[cases]]\nname = "tour"\npuzzle = "knights_tour"\nencodings = ["warnsdorff"]\n'
+        'instances = ["gen:knights_tour:110x110:0"]\ntime_limit_s = 30\n\n'
+        '[[cases]]\nname = "blow-up"\npuzzle = "numberlink"\nencodings = ["circuit-cpsat"]\n'
+        'instances = ["gen:numberlink:1500x1500:1"]\ntime_limit_s = 20\nmemory_limit_mb = 50\n'
+    )
+    monkeypatch.setenv(registry.MAX_CELLS_ENV, "3000000")
+    assert suites.load_suite(str(suite)).instances == {}  # the parent made neither board
+    path = tmp_path / "bench.sqlite"
+    result = run_cli("run", "--suite", str(suite), "--store", str(path), "--max-cells", "3000000")
+    assert result.returncode == 0, result.stderr
+    frame = store.load(path).set_index("case")
+    tour, blow_up = frame.loc["tour"], frame.loc["blow-up"]
+    assert tour["status"] == "solved" and tour["verified"]  # verified against the run's board
+    assert tour["size"] == "110x110" and len(tour["instance_hash"]) == 16
+    assert blow_up["status"] == "memout" and blow_up["size"] == "1500x1500"
