@@ -19,29 +19,36 @@ whole child process, set-up included.
 
 ``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
 keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
+The child's side lives in ``bench.run_child``.
+
+No process or file outlives its run: the parent is a child subreaper (an orphaned CBC
+comes back to it to be killed and reaped), each run gets its own temporary directory
+(deleted when the run ends), every exit path (``finish``, ``abort`` on Ctrl-C or SIGTERM)
+kills the run's process group, and a guard process (``bench.guard``) does the same if the
+parent itself is killed with ``kill -9``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import faulthandler
 import gc
 import os
 import pickle
 import select
 import shutil
 import signal
-import struct
 import tempfile
 import time
-import traceback
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from bench import guard, procs
+from bench.run_child import LENGTH as _LENGTH
+from bench.run_child import READY
+from bench.run_child import child as _child
 from models import registry
-from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limits
+from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
 #: how long after the time limit the parent kills a run that did not stop by itself
 KILL_GRACE_S = 1.0
@@ -49,11 +56,6 @@ KILL_GRACE_S = 1.0
 MEMORY_POLL_S = 0.05
 #: longest the parent sleeps without looking at deadlines (keeps a progress bar alive)
 IDLE_POLL_S = 0.5
-#: first byte a child sends: it is set up and waits for the go
-READY = b"R"
-#: the report is preceded by its length, so the parent knows when it is complete
-#: (and by the monotonic time at which the child wrote it: the end of the run's wall time)
-_LENGTH = struct.Struct("<Qd")
 
 
 @dataclass(frozen=True)
@@ -358,92 +360,6 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
         return f"checker failed on the answer: {type(err).__name__}: {err}"
 
 
-def _child(
-    task: RunTask,
-    instance: Any,
-    write_fd: int,
-    go_fd: int,
-    output_fd: int,
-    parent: int,
-    folder: str,
-) -> None:
-    """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
-    code = 0
-    keep_alive: list = []  # the encoding object, never freed (os._exit ends the process)
-    gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
-    try:
-        procs.die_with_parent(parent)
-        if faulthandler.is_enabled():
-            faulthandler.disable()  # a crash is recorded as data; no dump over the progress bar
-        os.dup2(output_fd, 1)  # solver logs go to a file; their tail joins an error message
-        os.dup2(output_fd, 2)
-        os.setpgid(0, 0)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        for name in ("TMPDIR", "TMP", "TEMP"):  # solver files (PuLP's .mps, CBC's log) go here
-            os.environ[name] = folder
-        tempfile.tempdir = folder
-        os.write(write_fd, READY)
-        if os.read(go_fd, 1) != b"G":
-            os._exit(4)  # the parent gave up on this run
-        os.close(go_fd)
-        report = _run_encoding(task, instance, keep_alive)
-    except MemoryError:
-        report = {"status": MEMOUT, "error": "MemoryError in the run"}
-    except BaseException as err:  # the run's fault is data, not a crash of the sweep
-        report = {"status": ERROR, "error": _short_traceback(err)}
-    try:
-        data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(_LENGTH.pack(len(data), time.perf_counter()) + data)
-    except BaseException:
-        code = 3
-    os._exit(code)
-
-
-def _run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, Any]:
-    """Build (constructing the encoding object counts as building) and solve, each timed.
-
-    The encoding goes into ``keep_alive`` so that it is never torn down before the report
-    is sent (freeing a solver's objects can take tens of milliseconds; ``os._exit`` skips it).
-    """
-    cls = registry.get_encoding(task.puzzle, task.encoding)
-    report: dict[str, Any] = {}
-    begun = time.perf_counter()
-    generate_s = 0.0
-    if instance is None:  # a gen: board: made here, inside the run's limits
-        instance = registry.load_instance(task.instance, task.puzzle).instance
-        generate_s = time.perf_counter() - begun
-        report["instance"] = instance
-    t0 = time.perf_counter()
-    encoding = cls(task.options)
-    keep_alive.append(encoding)
-    size = encoding.build(
-        instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
-    )
-    t1 = time.perf_counter()
-    report.update(build_s=t1 - t0, n_vars=size.n_vars, n_constraints=size.n_constraints)
-    spent = t1 - begun  # generating a board counts against the limit too
-    remaining = None if task.time_limit_s is None else max(0.001, task.time_limit_s - spent)
-    outcome = encoding.solve(Limits(remaining, task.seed, task.threads, task.options))
-    report["solve_s"] = time.perf_counter() - t1
-    report.update(
-        status=outcome.status,
-        solution=outcome.solution,
-        counters=outcome.counters,
-        error=outcome.message,
-    )
-    if task.check_unique and outcome.status == SOLVED:
-        t2 = time.perf_counter()
-        left = None if remaining is None else max(0.001, remaining - (t2 - t1))
-        report["unique"] = encoding.check_unique(
-            Limits(left, task.seed, task.threads, task.options)
-        )
-        report["unique_s"] = time.perf_counter() - t2
-    report["generate_s"] = generate_s
-    return report
-
-
 def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement:
     if stopped_as == TIMEOUT:
         return Measurement(TIMEOUT, error="killed after the time limit")
@@ -477,12 +393,6 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         instance=report.get("instance"),
         generate_s=float(report.get("generate_s") or 0.0),
     )
-
-
-def _short_traceback(err: BaseException) -> str:
-    lines = traceback.format_exception(type(err), err, err.__traceback__)
-    text = "".join(lines[-6:]).strip()
-    return f"{type(err).__name__}: {err}\n{text}"[:4000]
 
 
 def _unpickle_without_gc(payload: bytes) -> dict:
