@@ -136,7 +136,7 @@ encodings = ["stub-ok"]
 repeats = 2
 time_limit_s = 20
 [cases.options.stub-ok]
-delay = 1.0
+delay = 0.3
 """
     )
     path = tmp_path / "bench.sqlite"
