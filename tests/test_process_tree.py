@@ -97,7 +97,8 @@ def test_interrupted_solve_kills_cbc_and_deletes_its_files(tmp_path: Path, sig: 
     _assert_all_gone(pgid, tmp)
 
 
-def test_kill_9_of_a_sweep_leaves_no_cbc_and_no_files(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGINT], ids=["SIGKILL", "SIGINT"])
+def test_killed_sweep_leaves_no_cbc_and_no_files(tmp_path: Path, sig: int) -> None:
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     suite = tmp_path / "cbc.toml"
@@ -111,6 +112,9 @@ def test_kill_9_of_a_sweep_leaves_no_cbc_and_no_files(tmp_path: Path) -> None:
         pgid = _wait_for_cbc(sweep.pid, sweep)
         assert any(p.name.endswith("-pulp.mps") for p in tmp.rglob("*"))
     finally:
-        sweep.kill()  # SIGKILL: the sweep itself cannot clean up; its guard does
-        sweep.communicate(timeout=10)
+        # SIGKILL: the sweep cannot clean up, its guard does; SIGINT (Ctrl-C): the sweep does
+        sweep.send_signal(sig)
+        _, err = sweep.communicate(timeout=10)
+    assert sweep.returncode == (-9 if sig == signal.SIGKILL else 130), err
+    assert "Traceback" not in err
     _assert_all_gone(pgid, tmp)
