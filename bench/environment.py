@@ -140,9 +140,19 @@ def module_file(name: str) -> Path | None:
 
 
 def project_imports(path: Path) -> set[str]:
-    """Project modules (``bench.*``, ``models.*``) a file imports, lazy imports included."""
+    """Project modules (``bench.*``, ``models.*``) a file imports, lazy imports included
+    (imports only for type checkers are not)."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {  # ``if TYPE_CHECKING:`` imports never run
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:

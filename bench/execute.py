@@ -77,10 +77,17 @@ class Sweep:
         planned: PlannedRun,
         result: Measurement,
         started_at: str,
-        loaded: registry.LoadedInstance,
+        loaded: registry.LoadedInstance | None,
         host: str,
+        provenance: dict[str, str] | None = None,
     ) -> RunRecord:
-        """Turn one measurement into a stored record; returns it (possibly marked wrong)."""
+        """Turn one measurement into a stored record; returns it (possibly marked wrong).
+
+        ``provenance``: solver version and encoding hash as found where the run ran (a Dask
+        worker), and the size and hash of a board the run generated itself (``loaded`` is
+        None then); missing values come from the sweep's own environment.
+        """
+        provenance = provenance or {}
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
         key = f"{planned.puzzle}/{planned.encoding}"
         solution = result.solution
@@ -92,11 +99,15 @@ class Sweep:
             run_id=self.run_id,
             started_at=started_at,
             suite=self.suite,
-            instance_hash=loaded.content_hash,
-            size=loaded.size,
+            instance_hash=loaded.content_hash
+            if loaded is not None
+            else provenance.get("instance_hash", ""),
+            size=loaded.size if loaded is not None else provenance.get("size") or _size(planned),
             solver=cls.solver,
-            solver_version=self.environment.get("solvers", {}).get(key, ""),
-            encoding_hash=self.environment.get("encoding_hashes", {}).get(key, ""),
+            solver_version=provenance.get("solver_version")
+            or self.environment.get("solvers", {}).get(key, ""),
+            encoding_hash=provenance.get("encoding_hash")
+            or self.environment.get("encoding_hashes", {}).get(key, ""),
             overhead_s=result.overhead_s,
             host=host,
             solution=solution,
@@ -120,7 +131,7 @@ class Sweep:
         self, todo: list[PlannedRun], instances: dict[tuple[str, str], registry.LoadedInstance]
     ) -> SizeGate:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
-        gate = SizeGate(todo, {key: loaded.size for key, loaded in instances.items()})
+        gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
         for record in self.records:
             planned = PlannedRun(
                 record.case, record.puzzle, record.instance, record.encoding,
@@ -150,6 +161,21 @@ class Sweep:
         return refuted
 
 
+def _size_in(instances: dict[tuple[str, str], registry.LoadedInstance], planned: PlannedRun) -> str:
+    """A planned run's board size: from the loaded board, else from its gen: spec."""
+    loaded = instances.get((planned.puzzle, planned.instance))
+    return loaded.size if loaded is not None else _size(planned)
+
+
+def _size(planned: PlannedRun) -> str:
+    """The size label of a gen: board from its spec (when its run never made it)."""
+    try:
+        _, rows, cols, _, _ = registry.parse_generated_spec(planned.instance)
+    except ValueError:
+        return ""
+    return f"{rows}x{cols}"
+
+
 def run_local(
     planned: Iterable[PlannedRun],
     sweep: Sweep,
@@ -171,15 +197,15 @@ def run_local(
             while queue and len(active) < max(1, jobs):
                 item, skipped = gate.take(queue)
                 for run_skipped, reason in skipped:
-                    size = instances[(run_skipped.puzzle, run_skipped.instance)].size
-                    sweep.skip(run_skipped, reason, size)
+                    sweep.skip(run_skipped, reason, _size_in(instances, run_skipped))
                 if item is None and not active and queue:
                     item = queue.popleft()  # cannot happen (a wait needs a run pending)
                 if item is None:
                     break
-                loaded = instances[(item.puzzle, item.instance)]
+                loaded = instances.get((item.puzzle, item.instance))
                 core = cores.acquire(item)
-                run = start_run(item.task(), loaded.instance, core)
+                # a gen: board not made yet is made by the run, inside its limits
+                run = start_run(item.task(), loaded.instance if loaded else None, core)
                 active[run.pid] = (item, run, now_iso(), core)
                 if on_start:
                     on_start(item)
@@ -187,18 +213,23 @@ def run_local(
                 item, _, started_at, core = active.pop(run.pid)
                 cores.release(core)
                 result = run.finish()
-                record = sweep.record(
-                    item, result, started_at, instances[(item.puzzle, item.instance)], host
-                )
+                key = (item.puzzle, item.instance)
+                if key not in instances and result.made_instance is not None:  # made by this run
+                    rules = registry.get_puzzle(item.puzzle)
+                    size = rules.size_of(result.made_instance)
+                    instances[key] = registry.LoadedInstance(*key, result.made_instance, size)
+                record = sweep.record(item, result, started_at, instances.get(key), host)
                 gate.finished(item, record.status)
             if on_tick:
                 on_tick()
     finally:
-        for _, run, _, _ in active.values():  # interrupted: no run outlives the sweep
-            with contextlib.suppress(OSError):
-                os.killpg(run.pid, 9)
-            with contextlib.suppress(OSError):
-                os.waitpid(run.pid, 0)
+        for (
+            _,
+            run,
+            _,
+            _,
+        ) in active.values():  # interrupted: no run (or its files) outlives the sweep
+            run.abort()
 
 
 @contextlib.contextmanager
@@ -272,10 +303,11 @@ def run_dask(
             except Exception as err:  # the worker itself failed: keep the sweep going
                 reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
             result = remote.measurement_from(reply)
-            loaded = instances[(item.puzzle, item.instance)]
-            record = sweep.record(
-                item, result, reply.get("started_at") or now_iso(), loaded, reply["host"]
-            )
+            loaded = instances.get((item.puzzle, item.instance))
+            started_at = reply.get("started_at") or now_iso()
+            keys = ("solver_version", "encoding_hash", "size", "instance_hash")
+            worker = {k: reply[k] for k in keys if reply.get(k)}
+            record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
             gate.finished(item, record.status)
             submit_ready()
             if on_tick:

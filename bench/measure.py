@@ -19,27 +19,36 @@ whole child process, set-up included.
 
 ``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
 keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
+The child's side lives in ``bench.run_child``.
+
+No process or file outlives its run: the parent is a child subreaper (an orphaned CBC
+comes back to it to be killed and reaped), each run gets its own temporary directory
+(deleted when the run ends), every exit path (``finish``, ``abort`` on Ctrl-C or SIGTERM)
+kills the run's process group, and a guard process (``bench.guard``) does the same if the
+parent itself is killed with ``kill -9``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import faulthandler
 import gc
 import os
 import pickle
 import select
+import shutil
 import signal
-import struct
 import tempfile
 import time
-import traceback
+import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
-from bench import procs
+from bench import guard, procs
+from bench.run_child import LENGTH as _LENGTH
+from bench.run_child import READY
+from bench.run_child import child as _child
 from models import registry, solvers
-from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG, Limits
+from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
 #: how long after the time limit the parent kills a run that did not stop by itself
 KILL_GRACE_S = 1.0
@@ -47,11 +56,6 @@ KILL_GRACE_S = 1.0
 MEMORY_POLL_S = 0.05
 #: longest the parent sleeps without looking at deadlines (keeps a progress bar alive)
 IDLE_POLL_S = 0.5
-#: first byte a child sends: it is set up and waits for the go
-READY = b"R"
-#: the report is preceded by its length, so the parent knows when it is complete
-#: (and by the monotonic time at which the child wrote it: the end of the run's wall time)
-_LENGTH = struct.Struct("<Qd")
 
 
 def warm_up() -> None:
@@ -102,6 +106,9 @@ class Measurement:
     error: str = ""
     unique: bool | None = None  # only with RunTask.check_unique; None: not asked or undecided
     unique_s: float = 0.0
+    generate_s: float = 0.0  # time the run spent making its gen: board (not part of wall_s)
+    #: a ``gen:`` board the run generated itself (not sent over JSON; see ``bench.remote``)
+    made_instance: Any = field(default=None, repr=False, compare=False)
 
     @property
     def overhead_s(self) -> float | None:
@@ -119,9 +126,18 @@ class RunningRun:
     """
 
     def __init__(
-        self, task: RunTask, instance: Any, pid: int, read_fd: int, go_fd: int, output: Any = None
+        self,
+        task: RunTask,
+        instance: Any,
+        pid: int,
+        read_fd: int,
+        go_fd: int,
+        output: Any = None,
+        folder: str = "",
     ):
         self._output = output  # the run's stdout and stderr (a temporary file)
+        self.folder = folder  # the run's own temporary directory, deleted when it ends
+        self.reaped = False
         self.baseline_kb = procs.rss_kb("self") if task.memory_limit_mb else 0  # shared at the fork
         self.task, self.instance, self.pid = task, instance, pid
         self.started: float | None = None  # set when the run is told to go
@@ -199,24 +215,26 @@ class RunningRun:
 
     def finish(self) -> Measurement:
         """Reap the run (blocking until it exits), kill leftovers, interpret and verify."""
-        os.close(self._fd)
-        if self._go_fd >= 0:
-            os.close(self._go_fd)
+        self._close_pipes()
         _, wait_status, usage = os.wait4(self.pid, 0)
+        self.reaped = True
         # wall ends when the report is complete (or the run was stopped): the teardown of the
         # child's address space after that is the harness's cost, not the run's
         wall = (self.ended or time.perf_counter()) - (self.started or time.perf_counter())
-        procs.kill_group(self.pid)  # anything the run left behind (an orphaned CBC) goes too
+        self._clean_up()  # anything the run left behind (an orphaned CBC, its files) goes too
         payload = b"".join(self._chunks)
         complete = self._expected is not None and len(payload) >= self._expected
         result = _interpret(
             payload[_LENGTH.size :] if complete else b"", self.stopped_as, wait_status
         )
+
         if result.status == ERROR:
             result.error = procs.with_output_tail(result.error, self._output)
         if self._output is not None:
             self._output.close()
-        result.wall_s = wall
+        if self.instance is None:  # a gen: board made by the run: verify against it
+            self.instance = result.made_instance
+        result.wall_s = max(0.0, wall - result.generate_s)  # the board's making is not the run's
         result.cpu_s = usage.ru_utime + usage.ru_stime
         result.peak_rss_mb = usage.ru_maxrss / 1024.0
         if result.status == SOLVED:
@@ -229,6 +247,55 @@ class RunningRun:
             result.solution = None
         return result
 
+    def abort(self) -> None:
+        """Stop the run now (the parent is interrupted): kill its tree, reap it, delete its files."""
+        procs.kill_group(self.pid)
+        self._close_pipes()
+        if not self.reaped:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+            self.reaped = True
+        self._clean_up()
+        if self._output is not None:
+            self._output.close()
+
+    def _close_pipes(self) -> None:
+        for fd in (self._fd, self._go_fd):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._fd = self._go_fd = -1
+
+    def _clean_up(self) -> None:
+        """Kill the run's process group and reap its orphans (we are their subreaper); then
+        delete the run's temporary directory and tell the guard the run is over."""
+        procs.kill_group(self.pid)
+        procs.reap_group_orphans(self.pid)
+        if self.folder:
+            shutil.rmtree(self.folder, ignore_errors=True)
+        guard.guard().forget(self.pid)
+
+
+_parent_ready = False
+
+
+def _prepare_parent() -> None:
+    """Once per process that starts runs: become a subreaper and start the guard."""
+    global _parent_ready
+    if not _parent_ready:
+        procs.become_subreaper()
+        guard.guard()
+        _parent_ready = True
+        threads = procs.thread_names()
+        if len(threads) > 1:  # a fork copies one thread; a lock another one held stays held
+            warnings.warn(
+                f"forking runs from a process with {len(threads)} threads ({', '.join(threads)})"
+                " may deadlock them: import bench before numpy/pandas/pyarrow (bench sets"
+                " their thread counts to 1) and start no threads in the forking parent",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+
 
 def prepare(task: RunTask) -> Any:
     """Load the instance and check encoding and options in the parent: bad input raises here."""
@@ -239,9 +306,19 @@ def prepare(task: RunTask) -> Any:
 
 def start_run(task: RunTask, instance: Any = None, cpu: int | None = None) -> RunningRun:
     """Fork the run; ``instance`` may be given already loaded (else it is loaded here);
-    ``cpu``: pin the run (and every thread and process it starts) to that core."""
+    ``cpu``: pin the run (and every thread and process it starts) to that core.
+
+    A ``gen:`` board not given is only checked here (syntax, size cap) and generated by
+    the run itself, within the run's time and memory limits.
+    """
     if instance is None:
-        instance = prepare(task)
+        if task.instance.startswith(registry.GENERATED_PREFIX):
+            registry.parse_generated_spec(task.instance)
+            registry.get_encoding(task.puzzle, task.encoding)(task.options)
+        else:
+            instance = prepare(task)
+    _prepare_parent()
+    folder = tempfile.mkdtemp(prefix="bench-run-")
     read_fd, write_fd = os.pipe()
     go_read, go_write = os.pipe()
     output = tempfile.TemporaryFile()  # noqa: SIM115  (closed by RunningRun.finish)
@@ -251,12 +328,14 @@ def start_run(task: RunTask, instance: Any = None, cpu: int | None = None) -> Ru
         os.close(read_fd)
         os.close(go_write)
         _pin(cpu)
-        _child(task, instance, write_fd, go_read, output.fileno(), parent)
+        guard.close_in_child()
+        _child(task, instance, write_fd, go_read, output.fileno(), parent, folder)
     os.close(write_fd)
     os.close(go_read)
     with contextlib.suppress(OSError):  # set the group here too: a kill cannot miss the run
         os.setpgid(pid, pid)
-    return RunningRun(task, instance, pid, read_fd, go_write, output)
+    guard.guard().watch(pid, folder)
+    return RunningRun(task, instance, pid, read_fd, go_write, output, folder)
 
 
 def _pin(cpu: int | None) -> None:
@@ -284,9 +363,16 @@ def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[Runn
 def run_isolated(task: RunTask, instance: Any = None) -> Measurement:
     """Fork, run ``task`` in the child, measure, kill on overrun, verify; never raises for the run's faults."""
     run = start_run(task, instance)
-    while not run.done:
-        wait_any([run], max_wait=3600.0)
-    return run.finish()
+    finished = False
+    try:
+        while not run.done:
+            wait_any([run], max_wait=3600.0)
+        result = run.finish()
+        finished = True
+        return result
+    finally:
+        if not finished:  # Ctrl-C, SIGTERM or a fault of the parent: no run outlives it
+            run.abort()
 
 
 def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
@@ -294,76 +380,6 @@ def _verify(puzzle: str, instance: Any, solution: Any) -> str | None:
         return registry.get_puzzle(puzzle).verify(instance, solution)
     except Exception as err:  # a checker must not crash on a malformed answer, but if it does
         return f"checker failed on the answer: {type(err).__name__}: {err}"
-
-
-def _child(
-    task: RunTask, instance: Any, write_fd: int, go_fd: int, output_fd: int, parent: int
-) -> None:
-    """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
-    code = 0
-    keep_alive: list = []  # the encoding object, never freed (os._exit ends the process)
-    gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
-    try:
-        procs.die_with_parent(parent)
-        if faulthandler.is_enabled():
-            faulthandler.disable()  # a crash is recorded as data; no dump over the progress bar
-        os.dup2(output_fd, 1)  # solver logs go to a file; their tail joins an error message
-        os.dup2(output_fd, 2)
-        os.setpgid(0, 0)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.write(write_fd, READY)
-        if os.read(go_fd, 1) != b"G":
-            os._exit(4)  # the parent gave up on this run
-        os.close(go_fd)
-        report = _run_encoding(task, instance, keep_alive)
-    except MemoryError:
-        report = {"status": MEMOUT, "error": "MemoryError in the run"}
-    except BaseException as err:  # the run's fault is data, not a crash of the sweep
-        report = {"status": ERROR, "error": _short_traceback(err)}
-    try:
-        data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
-        with os.fdopen(write_fd, "wb") as pipe:
-            pipe.write(_LENGTH.pack(len(data), time.perf_counter()) + data)
-    except BaseException:
-        code = 3
-    os._exit(code)
-
-
-def _run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, Any]:
-    """Build (constructing the encoding object counts as building) and solve, each timed.
-
-    The encoding goes into ``keep_alive`` so that it is never torn down before the report
-    is sent (freeing a solver's objects can take tens of milliseconds; ``os._exit`` skips it).
-    """
-    cls = registry.get_encoding(task.puzzle, task.encoding)
-    report: dict[str, Any] = {}
-    t0, c0 = time.perf_counter(), time.process_time()
-    encoding = cls(task.options)
-    keep_alive.append(encoding)
-    size = encoding.build(
-        instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
-    )
-    t1, c1 = time.perf_counter(), time.process_time()
-    report.update(
-        build_s=t1 - t0, build_cpu_s=c1 - c0, n_vars=size.n_vars, n_constraints=size.n_constraints
-    )
-    remaining = None if task.time_limit_s is None else max(0.001, task.time_limit_s - (t1 - t0))
-    outcome = encoding.solve(Limits(remaining, task.seed, task.threads, task.options))
-    report["solve_s"] = time.perf_counter() - t1
-    report.update(
-        status=outcome.status,
-        solution=outcome.solution,
-        counters=outcome.counters,
-        error=outcome.message,
-    )
-    if task.check_unique and outcome.status == SOLVED:
-        t2 = time.perf_counter()
-        left = None if remaining is None else max(0.001, remaining - (t2 - t1))
-        report["unique"] = encoding.check_unique(
-            Limits(left, task.seed, task.threads, task.options)
-        )
-        report["unique_s"] = time.perf_counter() - t2
-    return report
 
 
 def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement:
@@ -397,13 +413,9 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         error=report.get("error") or "",
         unique=report.get("unique"),
         unique_s=float(report.get("unique_s") or 0.0),
+        made_instance=report.get("instance"),
+        generate_s=float(report.get("generate_s") or 0.0),
     )
-
-
-def _short_traceback(err: BaseException) -> str:
-    lines = traceback.format_exception(type(err), err, err.__traceback__)
-    text = "".join(lines[-6:]).strip()
-    return f"{type(err).__name__}: {err}\n{text}"[:4000]
 
 
 def _unpickle_without_gc(payload: bytes) -> dict:

@@ -12,6 +12,8 @@ import signal
 from pathlib import Path
 from typing import Any
 
+PR_SET_CHILD_SUBREAPER = 36
+
 
 def with_output_tail(error: str, output: Any, size: int = 1500) -> str:
     """Add the end of what the run printed (a C++ abort message, a solver's complaint)."""
@@ -38,6 +40,56 @@ def die_with_parent(parent: int) -> None:
         return
     if os.getppid() != parent:  # the parent died before the request took hold
         os._exit(5)
+
+
+def become_subreaper() -> bool:
+    """Linux: orphaned descendants (a CBC whose run died first) are reparented to this
+    process instead of init, so the harness can kill and reap them. True if it took hold."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def thread_names(pid: int | str = "self") -> list[str]:
+    """Names of a process's threads (Linux); an empty list where /proc is missing."""
+    names = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError):
+                names.append(Path(f"/proc/{pid}/task/{task}/comm").read_text().strip())
+    return names
+
+
+def children(pid: int | str = "self") -> list[int]:
+    """Direct children of a process (its threads' children included), from /proc."""
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(OSError, ValueError):
+                text = Path(f"/proc/{pid}/task/{task}/children").read_text()
+                found.extend(int(c) for c in text.split())
+    except OSError:
+        pass
+    return found
+
+
+def reap_group_orphans(pgid: int, keep: set[int] = frozenset()) -> None:
+    """Kill and reap this process's children in process group ``pgid`` (orphans of a run
+    handed to us as subreaper), except those in ``keep`` (runs still being measured)."""
+    for child in children():
+        if child in keep:
+            continue
+        try:
+            if os.getpgid(child) != pgid:
+                continue
+            os.kill(child, signal.SIGKILL)
+            os.waitpid(child, 0)
+        except (ProcessLookupError, ChildProcessError, PermissionError):
+            continue
 
 
 def kill_group(pgid: int) -> None:

@@ -61,9 +61,13 @@ class RunRecord:
         measurement) and extra fields: a part's field goes into the record when their names
         match, so no field is copied by hand; later parts and ``fields_`` win."""
         values: dict[str, Any] = {}
-        for part in parts:
-            values.update({k: v for k, v in asdict(part).items() if k in FIELD_NAMES})
+        for part in parts:  # shallow: a solution can be a million small lists
+            values.update(
+                {f.name: getattr(part, f.name) for f in fields(part) if f.name in FIELD_NAMES}
+            )
         values.update(fields_)
+        values["options"] = dict(values.get("options") or {})
+        values["counters"] = dict(values.get("counters") or {})
         return cls(**values)
 
     @classmethod

@@ -102,6 +102,28 @@ def failure(message: str) -> dict[str, Any]:
     }
 
 
+def provenance(task_line: str, made: Any = None) -> dict[str, str]:
+    """The solver version and encoding hash of a task's encoding as installed on this worker:
+    a record says what ran it, even when the client has other versions installed. With
+    ``made`` (a board the run generated), also that board's size and content hash."""
+    from bench import environment
+    from models import registry
+
+    out: dict[str, str] = {}
+    try:
+        task = json.loads(task_line)
+        cls = registry.get_encoding(task["puzzle"], task["encoding"])
+        out["solver_version"] = environment.solver_version(cls)
+        out["encoding_hash"] = environment.encoding_hash(cls)
+        if made is not None:
+            board = registry.LoadedInstance(task["puzzle"], task["instance"], made, "")
+            out["size"] = registry.get_puzzle(task["puzzle"]).size_of(made)
+            out["instance_hash"] = board.content_hash
+    except Exception:  # the run's own record says what was wrong with the task
+        pass
+    return out
+
+
 def measurement_from(reply: dict[str, Any]) -> Measurement:
     fields = Measurement.__dataclass_fields__
     return Measurement(**{k: v for k, v in reply.items() if k in fields})
@@ -113,8 +135,10 @@ def _now() -> str:
 
 def main() -> int:
     """Helper process: one task (JSON) per stdin line, one Measurement per stdout line."""
+    from bench import procs
     from bench.measure import RunTask, run_isolated, warm_up
 
+    procs.die_with_parent(os.getppid())  # a killed worker takes its helper (and runs) along
     warm_up()
     host = socket.gethostname()
     for line in sys.stdin:
@@ -125,7 +149,9 @@ def main() -> int:
             result = run_isolated(RunTask(**json.loads(line)))
         except Exception as err:  # bad input on this worker (a missing file): the run's error
             result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
+        made, result.made_instance = result.made_instance, None  # a board the run made: not JSON
         reply = {**asdict(result), "host": host, "started_at": started_at}
+        reply.update(provenance(line, made))
         sys.stdout.write(REPLY + json.dumps(reply) + "\n")
         sys.stdout.flush()
     return 0

@@ -165,9 +165,18 @@ def _size(where: str, size: Any) -> tuple[int, int]:
 def load_planned_instances(
     runs: list,
 ) -> dict[tuple[str, str], registry.LoadedInstance]:
-    """Load the instances of a stored plan (for ``--resume``); problems raise SuiteError."""
+    """Load the file instances of a stored plan (for ``--resume``); problems raise SuiteError.
+
+    Generated boards are only checked: their runs make them, inside the runs' limits.
+    """
     loaded: dict[tuple[str, str], registry.LoadedInstance] = {}
     for run in runs:
+        if run.instance.startswith(registry.GENERATED_PREFIX):  # made by the run itself
+            try:
+                registry.parse_generated_spec(run.instance)
+            except (InstanceError, UsageError) as err:
+                raise SuiteError(f"resumed plan: case {run.case!r}: {err}") from None
+            continue
         if (run.puzzle, run.instance) not in loaded:
             rules = registry.get_puzzle(run.puzzle)
             loaded[(run.puzzle, run.instance)] = load(

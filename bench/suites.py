@@ -32,6 +32,7 @@ from bench.suite_instances import (
 from bench.suite_instances import load_planned_instances as load_planned_instances
 from bench.suites_dir import SUITES_DIR, suite_names, suite_path
 from models import registry
+from models.base import InstanceError
 from models.registry import UsageError
 
 if sys.version_info >= (3, 11):
@@ -117,6 +118,10 @@ class Suite:
     runs: list[PlannedRun]
     instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
     report: bool = False  # `run` renders the report at the end (the file's own [suite])
+
+
+#: generated boards up to this many cells are made (and so checked) when a suite loads
+PARENT_GENERATE_CELLS = 10_000
 
 
 def load_suite(name_or_path: str, generate: bool = True) -> Suite:
@@ -255,7 +260,7 @@ def _expand_case(
         raise SuiteError(f"{where}: {err}") from None
     specs = instance_specs(where, rules, case)
     for spec in specs:
-        if not generate and spec.startswith(registry.GENERATED_PREFIX):
+        if spec.startswith(registry.GENERATED_PREFIX) and not _made_here(where, spec, generate):
             continue
         if (rules.name, spec) not in instances:
             instances[(rules.name, spec)] = load(where, rules, spec)
@@ -293,6 +298,19 @@ def _expand_case(
                         )
                     )
     return runs
+
+
+def _made_here(where: str, spec: str, generate: bool) -> bool:
+    """Check a gen: spec (syntax, size cap); say whether the parent makes the board now.
+
+    Only small boards are made here (to refuse a bad generator parameter before anything
+    runs); bigger ones are made by their runs, inside the runs' time and memory limits.
+    """
+    try:
+        _, rows, cols, _, _ = registry.parse_generated_spec(spec)
+    except (InstanceError, UsageError) as err:
+        raise SuiteError(f"{where}: {err}") from None
+    return generate and rows * cols <= PARENT_GENERATE_CELLS
 
 
 def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:

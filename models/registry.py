@@ -23,6 +23,12 @@ from models.base import Encoding, InstanceError, Puzzle
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
 GENERATED_PREFIX = "gen:"
+#: environment variable overriding every puzzle's size cap (``--max-cells`` sets it)
+MAX_CELLS_ENV = "PUZZLE_BENCH_MAX_CELLS"
+#: largest board (cells) each puzzle accepts: beyond these a build only runs out of memory
+#: (the 1000x1000 knight's tour of the scaling suite fits; a 100000x100000 one does not)
+MAX_CELLS = {"knights_tour": 4_000_000, "numberlink": 40_000, "sudoku": 10_000, "sudoku_x": 10_000}
+DEFAULT_MAX_CELLS = 1_000_000
 
 
 class UsageError(ValueError):
@@ -145,7 +151,36 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
             raise InstanceError(path, f"holds {len(entries)} puzzles; name one as {path}#N")
         first_line, entry = entries[0]
     instance = _parse_at(rules, entry, spec, first_line)
-    return LoadedInstance(puzzle, spec, instance, rules.size_of(instance))
+    size = rules.size_of(instance)
+    check_size(puzzle, size, spec)
+    return LoadedInstance(puzzle, spec, instance, size)
+
+
+def max_cells(puzzle: str) -> int:
+    """The size cap of a puzzle, in cells: ``$PUZZLE_BENCH_MAX_CELLS`` or the puzzle's own."""
+    text = os.environ.get(MAX_CELLS_ENV, "").strip()
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise UsageError(f"{MAX_CELLS_ENV}={text!r} must be a positive whole number")
+        return int(text)
+    return MAX_CELLS.get(puzzle, DEFAULT_MAX_CELLS)
+
+
+def check_size(puzzle: str, size: str, source: str) -> None:
+    """Refuse a board over its puzzle's cap (bad input, exit 2) before anything is built."""
+    try:
+        cells = 1
+        for part in size.lower().split("x"):
+            cells *= int(part)
+    except ValueError:
+        return  # a size label that is not ROWSxCOLS: nothing to check
+    cap = max_cells(puzzle)
+    if cells > cap:
+        raise InstanceError(
+            source,
+            f"a {size} {puzzle} board has {cells} cells, over the cap of {cap}"
+            f" (raise it with --max-cells N or {MAX_CELLS_ENV})",
+        )
 
 
 def _parse_at(rules: Puzzle, text: str, source: str, first_line: int) -> Any:
@@ -163,6 +198,20 @@ def generated_spec(puzzle: str, rows: int, cols: int, seed: int, **params: Any) 
 
 
 def _generate(spec: str) -> LoadedInstance:
+    puzzle, rows, cols, seed, params = parse_generated_spec(spec)
+    try:
+        instance = get_puzzle(puzzle).generate(rows, cols, seed, **params)
+    except (ValueError, TypeError) as err:
+        raise UsageError(f"{spec}: {err}") from None
+    return LoadedInstance(puzzle, spec, instance, get_puzzle(puzzle).size_of(instance))
+
+
+def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]:
+    """Check a ``gen:`` spec without generating: (puzzle, rows, cols, seed, params).
+
+    Bad syntax, an unknown puzzle or a board over the cap are refused here (exit 2), so a
+    board is only ever generated within its cap (and, for ``solve``, in the run's child).
+    """
     parts = spec[len(GENERATED_PREFIX) :].split(":")
     if len(parts) not in (3, 4):
         raise UsageError(f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]")
@@ -180,11 +229,8 @@ def _generate(spec: str) -> LoadedInstance:
         raise UsageError(
             f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]"
         ) from None
-    try:
-        instance = rules.generate(rows, cols, seed, **params)
-    except (ValueError, TypeError) as err:
-        raise UsageError(f"{spec}: {err}") from None
-    return LoadedInstance(puzzle, spec, instance, rules.size_of(instance))
+    check_size(rules.name, f"{rows}x{cols}", spec)
+    return puzzle, rows, cols, seed, params
 
 
 def _number_or_text(value: str) -> Any:

@@ -21,14 +21,18 @@ CBC_ENV = "PUZZLE_BENCH_CBC"
 def cbc_binary() -> str | None:
     """The one CBC executable that every CBC encoding runs and the version probe reports.
 
-    In order: ``$PUZZLE_BENCH_CBC``; the binary PuLP 3.x bundles (read from PuLP's module,
-    without instantiating the deprecated ``PULP_CBC_CMD``); ``cbc`` on the PATH. None when
-    there is none, so a CBC run fails with a clear message and ``bench list`` still works.
+    ``$PUZZLE_BENCH_CBC`` when set (and only it: a binary named on purpose is never
+    silently replaced); else the binary PuLP 3.x bundles (read from PuLP's module, without
+    instantiating the deprecated ``PULP_CBC_CMD``); else ``cbc`` on the PATH. None when there
+    is none, so a CBC run fails with a clear message and ``bench list`` still works.
     """
     import os
     import shutil
 
-    candidates = [os.environ.get(CBC_ENV, "")]
+    named = os.environ.get(CBC_ENV, "")
+    if named:
+        return named if os.path.isfile(named) and os.access(named, os.X_OK) else None
+    candidates = []
     try:
         from pulp.apis import coin_api
 
@@ -83,7 +87,9 @@ def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], st
 
     path = cbc_binary()
     if path is None:
-        raise RuntimeError(f"no CBC binary: PuLP 3.x ships one, or set ${CBC_ENV}")
+        raise RuntimeError(
+            f"no CBC binary (${CBC_ENV} names none that runs; PuLP 3.x ships one, or put cbc on PATH)"
+        )
     fd, log_path = tempfile.mkstemp(prefix="cbc-", suffix=".log")
     os.close(fd)
     try:

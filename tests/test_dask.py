@@ -6,8 +6,11 @@ other tests) never gets Dask's threads.
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -19,8 +22,11 @@ from tests.stubs import stub_env
 pytest.importorskip("distributed")
 
 CLUSTER = """
-import sys
+import os, sys
+import dask
 from distributed import LocalCluster
+allowed = int(os.environ.get("ALLOWED_FAILURES", "3"))
+dask.config.set({"distributed.scheduler.allowed-failures": allowed})
 cluster = LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True,
                        dashboard_address=None)
 print(cluster.scheduler_address, flush=True)
@@ -29,12 +35,17 @@ cluster.close()
 """
 
 
+#: the workers report another version than the client: records must carry the worker's
+WORKER_ENV = {"STUB_SOLVER_VERSION": "stub-on-worker"}
+
+
 @pytest.fixture
-def scheduler():
+def scheduler(request):
+    extra = getattr(request, "param", {})
     process = subprocess.Popen(
         [sys.executable, "-c", CLUSTER],
         cwd=ROOT,
-        env=stub_env(),
+        env=stub_env(**WORKER_ENV, **extra),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -85,3 +96,79 @@ time_limit_s = 20
     assert frame["host"].ne("").all() and frame["wall_s"].notna().all()
     workers = store.environments(path)[frame["run_id"][0]]["workers"]
     assert len(workers) == 2 and all(w["calibration_s"] > 0 for w in workers.values())
+    # versions and hashes are the worker's, not the client's (which says "stub-1")
+    assert (frame["solver_version"] == "stub-on-worker").all()
+    hashes = next(iter(workers.values()))["encoding_hashes"]
+    assert (
+        frame["encoding_hash"] == frame["encoding"].map(lambda e: hashes[f"knights_tour/{e}"])
+    ).all()
+
+
+def _helpers_running_a_run() -> list[tuple[int, int]]:
+    """(helper pid, its parent: the Dask worker) for helpers that have a run forked."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+            stat = Path(f"/proc/{name}/stat").read_text()
+            children = Path(f"/proc/{name}/task/{name}/children").read_text().split()
+        except OSError:
+            continue
+        if b"bench.remote" in cmdline and len(children) >= 2:  # its guard and a run
+            found.append((int(name), int(stat.rsplit(")", 1)[1].split()[1])))
+    return found
+
+
+@pytest.mark.parametrize("scheduler", [{"ALLOWED_FAILURES": "0"}], indirect=True)
+def test_a_worker_killed_mid_run_gives_an_error_and_the_sweep_finishes(
+    scheduler: str, tmp_path: Path
+) -> None:
+    suite = tmp_path / "slow.toml"
+    suite.write_text(
+        """
+[[cases]]
+name = "slow"
+puzzle = "knights_tour"
+instances = ["gen:knights_tour:5x5:0:open=1", "gen:knights_tour:6x6:0"]
+encodings = ["stub-ok"]
+repeats = 2
+time_limit_s = 20
+[cases.options.stub-ok]
+delay = 0.3
+"""
+    )
+    path = tmp_path / "bench.sqlite"
+    command = [sys.executable, "-m", "bench", "run", "--suite", str(suite), "--store", str(path),
+               "--executor", "dask", "--scheduler", scheduler]  # fmt: skip
+    sweep = subprocess.Popen(
+        command, cwd=ROOT, env=stub_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not (busy := _helpers_running_a_run()):
+            assert time.monotonic() < deadline and sweep.poll() is None, sweep.communicate()
+            time.sleep(0.02)
+        os.kill(busy[0][1], signal.SIGKILL)  # the worker itself, with a run in flight
+        out, err = sweep.communicate(timeout=120)
+    finally:
+        if sweep.poll() is None:
+            sweep.kill()
+            sweep.wait()
+    assert sweep.returncode == 1, out + err  # an error, not a crash of the harness
+    frame = store.load(path)
+    assert len(frame) == 4 and sorted(frame["repeat"]) == [0, 0, 1, 1]  # nothing lost
+    errors = frame[frame.status == "error"]
+    assert 1 <= len(errors) <= 2 and errors["error"].str.contains("KilledWorker").all()
+    assert frame[frame.status != "error"]["status"].isin(["solved"]).all()
+
+
+def test_plain_tcp_to_another_host_is_warned_about(tmp_path: Path) -> None:
+    suite = tmp_path / "none.toml"
+    suite.write_text('[[cases]]\nname = "x"\npuzzle = "knights_tour"\ninstances = ["nope.txt"]\n')
+    result = run_cli(
+        "run", "--suite", str(suite), "--executor", "dask", "--scheduler", "tcp://10.1.2.3:8786"
+    )
+    assert result.returncode == 2  # the suite is refused; the warning came first
+    assert "tls://" in result.stderr and "SSH tunnel" in result.stderr

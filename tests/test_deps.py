@@ -78,6 +78,14 @@ def test_the_forking_parent_is_single_threaded() -> None:
     assert out.stdout.strip() == "1", out.stdout
 
 
-def test_list_survives_a_missing_cbc(tmp_path: Path) -> None:
-    listed = run_cli("list", env={solvers.CBC_ENV: str(tmp_path / "none"), "PATH": "/usr/bin:/bin"})
+def test_a_missing_cbc_is_a_clear_error_and_list_still_works(tmp_path: Path) -> None:
+    env = {solvers.CBC_ENV: str(tmp_path / "no-such-cbc")}
+    listed = run_cli("list", env=env)
     assert listed.returncode == 0, listed.stderr
+    solved = run_cli(
+        "solve", "gen:sudoku:9x9:3:clues=30", "--encoding", "ilp-cbc", "--json", env=env
+    )
+    assert solved.returncode == 1, solved.stderr
+    doc = json.loads(solved.stdout)
+    assert doc["status"] == "error" and "no CBC binary" in doc["error"]
+    assert doc["solver_version"].startswith("cbc unavailable")

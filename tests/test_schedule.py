@@ -24,9 +24,9 @@ description = "a spinner that hits its limit on its smallest board; a stub that 
 [[cases]]
 name = "where"
 puzzle = "knights_tour"
-instances = ["gen:knights_tour:6x6:0"]
+instances = ["gen:knights_tour:6x6:0", "gen:knights_tour:6x6:1", "gen:knights_tour:6x6:2",
+             "gen:knights_tour:6x6:3"]  # four boards, not four repeats: a suite runs in rounds
 encodings = ["stub-where"]
-repeats = 4
 [cases.options.stub-where]
 limit_cells = 0
 delay = 0.3

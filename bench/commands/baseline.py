@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 from bench.analysis.sources import load_source, save_baseline
+from bench.cli import BenchUsageError
 from bench.store import DEFAULT_STORE
+
+PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,7 +21,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     save.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
 
 
+def check_name(name: str) -> str:
+    """A baseline name is a plain file name: no folders, no ``..``, nothing hidden."""
+    if not PLAIN_NAME.fullmatch(name) or ".." in name:
+        raise BenchUsageError(
+            f"baseline name {name!r} must be a plain name (letters, digits, '.', '_', '-')"
+        )
+    return name
+
+
 def main(args: argparse.Namespace) -> int:
+    check_name(args.name)
     path = save_baseline(load_source(args.run, args.store), args.name, args.reason)
     print(f"baseline {args.name!r} saved to {path}")
     return 0

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from rich.console import Console
 
 from bench import environment, execute, measure, skips, store, suites
 from bench.cli import BenchUsageError
+from bench.commands.solve import add_max_cells, apply_max_cells
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 
@@ -72,8 +74,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="local: fork runs here (default); dask: send each run to a Dask worker"
         " (a local cluster, one single-threaded worker per core, unless --scheduler)",
     )
-    parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
+    parser.add_argument(
+        "--scheduler",
+        metavar="ADDR",
+        help="Dask scheduler: tls://host:8786 (with Dask's TLS configuration), or"
+        " tcp://127.0.0.1:PORT through an SSH tunnel; see the README's secured set-ups",
+    )
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
+    add_max_cells(parser)
     parser.add_argument(
         "--store",
         default=str(store.DEFAULT_STORE),
@@ -83,6 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    apply_max_cells(args.max_cells)
     if not args.suite and not args.resume:
         raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
     if args.jobs < 1:
@@ -93,6 +102,12 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--time-limit must be positive")
     if args.scheduler and args.executor != "dask":
         raise BenchUsageError("--scheduler goes with --executor dask")
+    if args.executor == "dask" and args.scheduler and _exposed(args.scheduler):
+        print(
+            f"warning: {args.scheduler} is plain tcp:// to a non-loopback address (unencrypted,"
+            " anyone who reaches it can run code): prefer tls:// or an SSH tunnel",
+            file=sys.stderr,
+        )
     measure.warm_up()
     console = Console()
     if not console.is_terminal:
@@ -187,6 +202,14 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     console.print(f"run id: {run_id}", highlight=False)
     bad = any(r.status in (WRONG, ERROR) for r in records)
     return 1 if bad else 0
+
+
+def _exposed(address: str) -> bool:
+    """A plain tcp:// scheduler on a non-loopback host."""
+    if not address.startswith("tcp://"):
+        return False
+    host = address[len("tcp://") :].rsplit(":", 1)[0].strip("[]")
+    return host not in ("127.0.0.1", "localhost", "::1") and not host.startswith("127.")
 
 
 def _terminate(signum, frame) -> None:

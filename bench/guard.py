@@ -1,0 +1,120 @@
+"""A watchman that outlives a killed parent: it kills the parent's runs and deletes their files.
+
+A parent that dies by ``kill -9`` cannot clean up. Its runs die with it (they asked for
+``PR_SET_PDEATHSIG``), but that request is not inherited: a solver's own process (CBC,
+started by PuLP) is orphaned and would run on until its own limit, and the run's
+temporary files (``*-pulp.mps`` of up to a hundred megabytes) would stay. So a parent
+that starts runs first starts this small process (``python -m bench.guard``, in a session
+of its own so a terminal's Ctrl-C does not reach it) and tells it, over a pipe, each run's
+process group and temporary directory as runs start and end. When the pipe closes (the
+parent exited, however it exited) the guard kills what is left and deletes the folders.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+#: how long the guard waits for killed processes to go before deleting their files
+SETTLE_S = 2.0
+
+
+class Guard:
+    """The parent's end: start the watchman once, then announce runs as they start and end."""
+
+    def __init__(self) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "bench.guard"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            text=True,
+        )
+        self.pid = self._process.pid
+        self.fd = self._process.stdin.fileno()
+
+    def watch(self, pgid: int, folder: str) -> None:
+        self._send(f"+ {pgid} {folder}")
+
+    def forget(self, pgid: int) -> None:
+        self._send(f"- {pgid}")
+
+    def close(self) -> None:
+        """A clean exit: the guard sees EOF, finds nothing left to kill, and is reaped here."""
+        with contextlib.suppress(OSError, ValueError):
+            self._process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._process.wait(SETTLE_S + 1)
+
+    def _send(self, line: str) -> None:
+        with contextlib.suppress(OSError, ValueError):  # a guard gone: nothing to tell
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+
+
+_guard: Guard | None = None
+
+
+def guard() -> Guard:
+    """This process's guard, started on first use."""
+    global _guard
+    if _guard is None or _guard._process.poll() is not None:
+        _guard = Guard()
+        atexit.register(_guard.close)
+    return _guard
+
+
+def close_in_child() -> None:
+    """In a forked run: drop the inherited pipe end, so only the parent's exit closes it."""
+    if _guard is not None:
+        with contextlib.suppress(OSError):
+            os.close(_guard.fd)
+
+
+def _alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean(watched: dict[int, str]) -> None:
+    """Kill every watched process group, wait for it to go, delete its folder."""
+    for pgid in watched:
+        with contextlib.suppress(OSError):
+            os.killpg(pgid, signal.SIGKILL)
+    deadline = time.monotonic() + SETTLE_S
+    while any(_alive(p) for p in watched) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    for folder in watched.values():
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C; we wait for EOF
+    watched: dict[int, str] = {}
+    for line in sys.stdin:
+        sign, _, rest = line.strip().partition(" ")
+        pgid_text, _, folder = rest.partition(" ")
+        if not pgid_text.isdigit():
+            continue
+        if sign == "+":
+            watched[int(pgid_text)] = folder
+        elif sign == "-":
+            watched.pop(int(pgid_text), None)
+    clean(watched)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
