@@ -12,7 +12,7 @@ the default ``round(rows * cols / 10)`` gives many short paths (easy for SAT eve
 30x30); a handful of pairs gives few long paths (hard for every encoding from about
 15x15). Deterministic for a seed: only ``random.Random(seed)`` draws.
 
-Write files with ``python -m models.numberlink.make --out DIR 10x10:1:pairs=8 ...``.
+Write files with ``python scripts/make_numberlink.py --out DIR 10x10:1:pairs=8 ...``.
 """
 
 from __future__ import annotations

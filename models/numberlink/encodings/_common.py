@@ -1,5 +1,5 @@
 """Helpers the Numberlink encodings share (never the verifier): the grid graph,
-reading paths out of chosen edges, what the ends force, and solver counters.
+reading paths out of chosen edges, what the ends force, and detached cycles.
 
 No Encoding subclass lives here, so the registry's scan finds nothing in it.
 """
@@ -33,10 +33,6 @@ class Grid:
 
     def cell(self, v: int) -> Cell:
         return divmod(v, self.cols)
-
-    def other(self, e: int, v: int) -> int:
-        a, b = self.edges[e]
-        return b if a == v else a
 
 
 def grid_of(board: Board) -> Grid:

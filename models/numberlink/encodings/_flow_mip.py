@@ -25,23 +25,18 @@ from models.solvers import run_cbc
 SENSE = {"<=": pulp.LpConstraintLE, ">=": pulp.LpConstraintGE, "==": pulp.LpConstraintEQ}
 
 
-# Measured on the seed board (HiGHS 1.16, 2 cores): the root-node sub-MIP heuristics
-# (reduced-cost, RINS, RENS) cost more than they find here; without them 10-12 s
-# instead of 22-28 s. Cut limits, presolve off, symmetry detection off, more heuristic
-# effort and a distance-guided objective did not help (see the module docstring).
+# HiGHS's root-node sub-MIP heuristics (reduced-cost, RINS, RENS) are off: on a
+# feasibility model they cost more than they find (docs/experiments/numberlink-encodings.md).
 HIGHS_OPTIONS = {
     "mip_heuristic_run_root_reduced_cost": False,
     "mip_heuristic_run_rins": False,
     "mip_heuristic_run_rens": False,
 }
 
-# Measured on the seed board (CBC 2.10.3; see the ``_flow_model`` docstring): with a
-# zero objective CBC's pseudo-costs, cuts and feasibility pump learn nothing, and it
-# branched down first for 850 nodes (128 s). Depth first, up branch first (set an
-# arc to 1, which fixes its colour and its neighbours) with cuts, feasibility pump
-# and heuristics off: 236 nodes, 18-21 s, the same tree for every random seed; with
-# the columns in the model's row-major arc order (``order="arcs"``) instead of PuLP's
-# alphabetical one: 50 nodes, 6.5 s (HiGHS prefers the alphabetical order).
+# CBC's ``updepth`` search: with a zero objective its pseudo-costs, cuts and feasibility
+# pump learn nothing, so it goes depth first, up branch first (setting an arc to 1 fixes
+# its colour and its neighbours), with cuts, pump and heuristics off. CBC breaks
+# branching ties by column, hence ``order`` (docs/experiments/numberlink-encodings.md).
 CBC_OPTIONS = ["nodeStrategy updepth", "cuts off", "feas off", "heur off"]
 
 

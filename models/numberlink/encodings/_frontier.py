@@ -52,19 +52,10 @@ assumes a unique solution or paths that never touch themselves):
   interleave with the tags of the other join (tags are disjoint curves in the
   visited part, also a disc), so again an even number lies between its slots. Hence
   p and q would have equal parity: a contradiction. Checked by a stack over the rim
-  positions, one window between consecutive tagged slots at a time. (The first
-  version ignored tags: unsound, though never caught out on 4500 small boards.)
+  positions, one window between consecutive tagged slots at a time.
 
-Measured (restart=10000; bed: seed board, gen 12x12:1, 12x12:3, 13x13:2:cut=even,
-gen_15x15_p8_s1, parity_8x8, shifted_12x12_p14_s1; 20 s limit): nodes in all 809k
-with the rule as above; 914k with same-colour slot pairs only; 1.10M firing only on
-frontiers with no tag at all; 1.56M without ``nest``. On bigger boards the rim ends
-matter more (gen 17x17:1: 493k nodes, 6.3 s against 2.53M, 28 s with slot pairs
-only; 16x16:1 349k against 382k). Without ``memo`` two proofs time out (parity_8x8
-3.9M nodes at 20 s against 15k) and the seed board takes 1.37M nodes against 44k.
-``target`` only saves one step and was not measured alone. Every version was checked
-against ``nest=False`` on 3500-5000 random and generated boards 4x4..8x8 (half with
-one end moved): identical answers.
+Measurements of the rules (and a note on an earlier, unsound version of ``nesting``):
+docs/experiments/numberlink-encodings.md.
 """
 
 from __future__ import annotations
@@ -170,8 +161,8 @@ class FrontierSearch:
     def _key(self, v: int) -> bytes:
         """(cell, frontier) with tags renumbered in slot order: equal futures, equal keys.
 
-        Packed into bytes (exact, no hashing): a third of a tuple's memory (a 30x30
-        run stores about 60k failed states a second)."""
+        Packed into bytes (exact, no hashing): a third of a tuple's memory, which
+        matters since the store may hold up to ``MAX_FAILED`` states."""
         names: dict[int, int] = {}
         new = names.setdefault  # the next name is bound before a new tag is stored
         out = [v] + [x if x >= 0 else new(x, -1 - len(names)) for x in self.plug]

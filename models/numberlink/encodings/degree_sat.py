@@ -1,8 +1,7 @@
 """Degree CNF through PySAT with lazy elimination of detached cycles.
 
 Variables: ``e[i]`` grid edge i is on a path, and a colour per cell: ``ceil(log2 K)``
-bits (default, ``colour=binary``) or one-hot ``x[v][k]`` (``colour=onehot``, the form
-issue 3 names; kept as an option and swept in the suites).
+bits (``colour=binary``, the default) or one-hot ``x[v][k]`` (``colour=onehot``).
 
 * an end of pair k has colour k and exactly one incident edge; any other cell has
   exactly two incident edges (full cover). The degree constraints go through a named
@@ -12,8 +11,8 @@ issue 3 names; kept as an option and swept in the suites).
   every bit);
 * one-hot: at least one colour per cell, and at most one through ``pysat.card``
   (option ``amo``; implied once cycles are gone, stated because it propagates);
-* edges between ends of different pairs are off; no 2x2 block uses all four edges (a
-  four-cycle without ends: valid).
+* edges between ends of different pairs are off (either end would get a second
+  colour); no 2x2 block uses all four edges (a four-cycle without ends is detached).
 
 Those clauses allow paths plus detached cycles. The loop solves, finds every
 component of the chosen edges that holds no end (a cycle) and adds, for each, the
@@ -22,56 +21,11 @@ whose ends are outside the set) and the clause forbidding that exact cycle (opti
 ``cut``); then it solves again in the same solver, keeping what it learnt. ``rounds``
 counts solves, ``cuts`` the clauses added.
 
-Measured (2-core machine, see instances/numberlink/README.md): Glucose 4 beats
-CaDiCaL 1.5.3/1.9.5 on these boards, so it is the default back end. Binary colours
-are the default because they were never worse and mostly much faster, side by side
-in one session (Glucose 4; conflicts are deterministic, seconds noisy):
-
-* public set + generated 7x7..15x15 + seed board (30 boards): 1.4 s / 78k conflicts
-  in all, one-hot 7.7 s / 197k (the 15x15 8-long-path board 1.2 s against 7.1 s);
-* generated 20x20 p40 s1, s2: 0.29 s / 7.6k and 0.76 s / 25k, one-hot 1.40 s / 19k
-  and 1.41 s / 14k (one-hot propagates 15-20x more per conflict: 2K clauses per edge);
-* infeasible shifted 10x10..20x20: 3.6 s / 125k, one-hot 4.3 s / 117k (a tie);
-* 30x30: binary 17-40 s, one-hot times out at 60 s.
-
-The ``detour`` phase hint (lean each cell towards the pair it lies most directly
-between) helped on half the boards and hurt on the rest, so it is off by default.
-
-Also measured and left off by default: up-front cut clauses for every end-free
-rectangle up to 3x3 or 4x4 (option ``windows``) cut the rounds from 10 to 2-5 on a
-30x30 board but not the time (42-60 s against 40-47 s).
-
-Tried on 2026-11-30 against binary/Glucose 4 and dropped (no gain; bed = 25x25
-p62 s1, s2, gen 25x25:3, 25x25:4:cut=even, 20x20 p40 s1, s2; 333k conflicts, 7-10 s):
-banning the unused codes >= K at every cell (valid) 350k; a "two edges leave"
-cut (valid: a path through an end-free set enters and leaves) 410k; a cut around
-the cycle plus the cells it encloses (valid when they hold no end) never fired
-(identical counts); back ends glucose42 331k, cadical195 439k (27 s), maplecm 217k
-but slower per conflict (12 s; on 30x30 p90 19 s and > 45 s against 12.5 s and
-> 45 s), mergesat3 380k, minisat22 732k, maplechrono 633k; the detour phases 624k.
-The conflict-budget chunks cost nothing (the same 333k conflicts without a limit);
-Glucose's incremental mode (``incr=True``) 426k. On the three 30x30 boards glucose42
-took 14.5 / 29.5 / 25.0 s against Glucose 4's 12.4 / > 60 / 18.3 s (p90 s1, s2,
-gen 30x30:1:cut=even): luck either way, so the default stays. The other defaults
-were re-checked on the same bed: ``card=totalizer`` 618k, ``card=seqcounter`` 702k,
-``cut=boundary`` 523k conflicts, against 333k.
-
-Where the 30x30 time goes (2026-11-30, gen_30x30_p90_s1, Glucose 4; scripts were
-throw-away): the first solve, before any cut, already takes 141k of the 361k
-conflicts. Without the colour clauses the same degree CNF solves in 6 conflicts (with
-79 paths joining the wrong ends), so routing the colours, not the degrees and not the
-cycles, is the hard part. Tried on that and dropped: tile variables (one per pair of
-edges at a cell; degree-only 5 conflicts, but with colours 229k); fewer colour bits
-with pairs grouped far apart and wrong joins cut lazily (3 / 4 / 5 bits: 859k at
-60 s / 412k / 262k); lazy colours altogether (4333 rounds on the seed board); XOR
-rows for the handshake parity of every row/column prefix (339k) and of every
-corner rectangle (319k, but 44 s); black-minus-white crossing counts per prefix
-region, a counting invariant resolution cannot derive (390k, 25 s). Other solvers on
-the first CNF: Kissat 4.0.4 6.2 s, CryptoMiniSat 5.17 6.7 s, CaDiCaL 1.9.5 6.4 s,
-Glucose 3.4 s. Renumbering the pairs (row-major, snake, random) or the variables
-(cell by cell, bits first) moves the total between 198k and 361k on this board and
-between 474k and > 800k on p90 s2 (solved in 20 s once): the spread is the solver's
-luck, no order wins on all three 30x30 boards.
+Other options: ``backend`` the SAT solver (Glucose 4 by default); ``phases=detour``
+a phase hint (each cell leans towards the pair it lies most directly between; only a
+search hint); ``windows=S`` adds the cut clause up front for every end-free rectangle
+up to S x S (valid as above). Measurements of these choices and of ideas dropped:
+docs/experiments/numberlink-encodings.md.
 
 CaDiCaL cannot be interrupted, so every back end runs ``solve_limited`` under a
 conflict budget in chunks (a quarter of the time left, 0.5-5 s) and checks the clock

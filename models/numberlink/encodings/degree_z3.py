@@ -1,14 +1,15 @@
 """Cell colours and line constraints on Z3 (the seed's "Z3 chapter" formulation),
 with lazy elimination of detached cycles.
 
-Variables: ``col[v]`` a bit-vector of just enough bits per cell (option
-``colour=int``: an Int in ``0..K-1``, the seed chapter's form; bit-vectors measured
-2-3x faster on the seed board and 15x15 boards), ``e[i]`` a Bool per grid edge.
+Variables: ``col[v]`` a bit-vector of just enough bits per cell, below K when K is
+not a power of two (option ``colour=int``: an Int in ``0..K-1``, the seed chapter's
+form), ``e[i]`` a Bool per grid edge.
 
 * an end of pair k has ``col == k`` and exactly one incident edge (``PbEq``); any other
   cell exactly two (full cover);
 * a used edge joins equal colours: ``e -> col[a] == col[b]``;
-* edges between ends of different pairs are off; no 2x2 block uses all four edges.
+* edges between ends of different pairs are off; no 2x2 block uses all four edges
+  (as in ``degree-sat``: valid for every full cover).
 
 Detached cycles are removed as in ``degree-sat``: solve, and for every component of
 the chosen edges without an end add "some edge leaves these cells" and "not this

@@ -6,10 +6,8 @@ limit (DESIGN.md, solver facts).
 Options (first = default): ``search=updepth`` (depth first, up branch first, cuts,
 pump and heuristics off: ``_flow_mip.CBC_OPTIONS``) or ``default`` (CBC's own), and
 ``order=arcs`` (columns in the model's arc order) or ``name`` (PuLP's alphabetical
-order). Measured on the seed board: updepth + arcs 50 nodes, 7 s; CBC's defaults in
-alphabetical order 850 nodes, 128 s. But on gen_10x10_p5_s1 CBC's defaults in
-alphabetical order solve at the root in 3.4 s (0 nodes) and updepth + arcs times out
-at 120 s (5856 nodes), so the suites sweep both.
+order). Neither setup wins on every board, so the suite case ``nl-cbc-search`` sweeps
+both (docs/experiments/numberlink-encodings.md).
 """
 
 from __future__ import annotations

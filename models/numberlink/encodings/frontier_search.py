@@ -7,35 +7,21 @@ cover are described in ``_frontier.py``. It answers ``solved`` only with a full 
 exhausted (a proof: every rule that cuts is valid), and ``timeout`` when the time
 limit runs out (checked every 4096 nodes).
 
-The scan runs along the shorter side (option ``scan``): the frontier is one slot
-wider than the scanned rows, and the number of frontier states grows with its width.
-
-Restarts (option ``restart``, default 10000): the DFS restarts after
-``restart * luby(i)`` nodes with a seeded random east/south preference per cell
-(``limits.seed``), keeping every stored failed state (each was searched to the end,
-so it remains a nogood under any order; a proof of infeasibility costs almost nothing
-more: shifted_12x12 561k nodes against 558k). Backtracking here is heavy-tailed (an
-early mistake is found rows later, while unrelated choices elsewhere on the frontier
-are enumerated), and restarts cut the tail: on 11 generated boards 12x12..15x15
-(10 s limit) restart=0 solved 9 (two 15x15 timed out), restart=10000 all 11
-(gen_15x15_p8_s1: timeout -> 0.16 s; p22_s2 got slower, 2.1 -> 5.0 s).
-
-Where it stops scaling (2026-11-30 10:42-10:50 UTC, 2-core machine at load 2.1,
-``python -m bench solve SPEC --encoding frontier-search --time-limit L --json``,
-solve_s): seed board 0.40 s (median of 3); generated 15x15 p8_s1 0.26 s, p22_s1
-3.3 s, p22_s2 7.6 s (median of 3); gen 16x16:1 5.6 s, 16x16:2 0.35 s, 17x17:1 7.2 s;
-17x17:2, 18x18:1, 18x18:2 and every 20x20, 25x25 and 30x30 board tried time out at
-30 s (1.1-2.2M nodes; 18x18:1 took 28 s in a quieter run). ``degree-sat`` is far
-faster from 15x15 on. The failure is thrashing: a frontier state that is already
-doomed is refuted only 3-5 rows later, after the DFS has enumerated the unrelated
-choices elsewhere on the frontier (a 17x17 run: 41k failed row states refuted within
-their row at 30 nodes each, 17 refuted 4-5 rows later at 130k-480k nodes each), and
-the whole-frontier memo rarely recognises those combinations again.
+Options: ``scan`` the direction of the scan (``auto``: along the shorter side, since
+the frontier is one slot wider than the scanned rows and the number of frontier
+states grows with its width); ``first`` which way a piece tries first; ``memo`` and
+``nest`` switch the failed-state store and the nesting rule; ``restart`` (default
+10000) restarts the DFS after ``restart * luby(i)`` nodes with a seeded random
+east/south preference per cell (``limits.seed``), keeping every stored failed state
+(each was searched to the end, so it stays a nogood under any order; the budgets grow
+without bound, so the search stays complete). Restarts cut the heavy tail of
+backtracking: an early mistake is found rows later, after the unrelated choices
+elsewhere on the frontier were enumerated. Measurements: docs/experiments/numberlink-encodings.md.
 
 Counters: ``nodes`` (cells entered), ``backtracks`` (states whose subtree failed and
 were stored), ``memo_hits`` (states cut because they failed before), ``pruned``
-(states cut by the nesting rule), ``failed_states`` (size of the store). All are
-deterministic.
+(states cut by the nesting rule), ``failed_states`` (size of the store), ``restarts``.
+All are deterministic.
 """
 
 from __future__ import annotations

@@ -15,21 +15,11 @@ from t_j would carry two colours.
 
 Why it exists: it is the same solver as the seed model, with the circuit reasoning on
 one graph of N+1 nodes instead of K copies of an N-node graph, so the pair
-``circuit-cpsat`` / ``routes-cpsat`` separates formulation from solver. Measured
-(2026-11-30, 2-core machine under load, 1 worker, build + solve): the seed board
-0.08 s against circuit-cpsat's 3 s (263 conflicts); generated 20x20 (p40 s1, s2)
-2.2 s and 2.4 s (about 4.8k conflicts each); 30x30 p90 s1 times out at 60 s (64k
-conflicts). The "2x2 block uses at most three edges" rows (option ``blocks=2x2``,
-valid) changed 20x20 to 4.1k and 12.8k conflicts (7 s and 28 s), so they are off by
-default. Closing the routes into one ``add_circuit`` (second end of pair k -> first
-end of pair k+1) instead of the depot gave the same conflict counts.
+``circuit-cpsat`` / ``routes-cpsat`` separates formulation from solver.
 
-Option ``linearization_level`` (CP-SAT's LP relaxation; default 1 as in CP-SAT):
-side by side, 1 worker, seed 0, seconds / conflicts, level 1 against level 0: 20x20
-p40 s1 1.4 / 1.8k against 1.1 / 3.4k, s2 6.7 / 14k against 0.9 / 3.9k (level 2:
-56 s); 25x25 p62 s1 7.3 / 5.2k against 2.9 / 12.6k, s2 5.8 / 4.4k against 7.0 /
-31k; 30x30 p90 s1 timeout at 60 s against 51 s, s2 timeout both. No clear winner,
-so CP-SAT's default stays and the suites sweep it.
+Options: ``blocks=2x2`` adds "a 2x2 block uses at most three edges" (valid: its
+4-cycle holds no end); ``linearization_level`` is CP-SAT's LP relaxation (default 1,
+as in CP-SAT). Measurements of both: docs/experiments/numberlink-encodings.md.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Write generated boards and their planted solutions to files.
 
-python -m models.numberlink.make --out instances/numberlink/generated 10x10:1:pairs=8 ...
+python scripts/make_numberlink.py --out instances/numberlink/generated 10x10:1:pairs=8 ...
 """
 
 from __future__ import annotations
