@@ -63,9 +63,6 @@ def _epilog(prog: str) -> str:
     return "\n".join(lines)
 
 
-#: distributions named by ``--version`` (read from installed metadata: no solver import)
-VERSIONED = ("ortools", "z3-solver", "pulp", "highspy", "python-sat")
-
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 DEBUG_ENV = "PUZZLE_BENCH_DEBUG"
 #: OSError numbers that mean the machine, not the input, stopped the harness
@@ -107,7 +104,10 @@ def version_text() -> str:
         except metadata.PackageNotFoundError:
             return "not installed"
 
-    solvers = ", ".join(f"{name} {version(name)}" for name in VERSIONED)
+    from models.solvers import SOLVERS  # the solver table; read from metadata, nothing imported
+
+    packages = dict.fromkeys(s.package for s in SOLVERS.values() if s.package)
+    solvers = ", ".join(f"{name} {version(name)}" for name in packages)
     return f"puzzle-bench {version('puzzle-bench')} ({solvers}; Python {sys.version.split()[0]})"
 
 

@@ -29,11 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("bench", "models")
 #: distributions whose versions every environment records
 LIBRARIES = (
-    "ortools",
-    "z3-solver",
-    "PuLP",
-    "highspy",
-    "python-sat",
+    *(s.package for s in solvers.SOLVERS.values() if s.package),
     "numpy",
     "pandas",
     "dask",

@@ -234,23 +234,6 @@ def test_all_encodings_registered():
     } <= set(ENCODINGS)
 
 
-@pytest.mark.parametrize("name", ENCODINGS)
-def test_encoding_solves_small_boards(name):
-    for board in (board_of(SMALL), parse((PUBLIC / "6x6_ha_5c_012.txt").read_text(), "p")):
-        outcome = run(name, board)
-        assert outcome.status == "solved", outcome.message
-        assert verify(board, outcome.solution) is None
-        assert all(isinstance(v, (int, float)) for v in outcome.counters.values())
-
-
-@pytest.mark.parametrize("name", ENCODINGS)
-def test_encoding_proves_crossing_board_infeasible(name):
-    board = load_instance("instances/numberlink/infeasible/crossing_3x3.txt").instance
-    outcome = run(name, board)
-    cls = encodings()["numberlink"][name]
-    assert outcome.status == "infeasible" or (cls.reference and outcome.status == "timeout")
-
-
 @pytest.mark.parametrize("backend", ["cadical153", "glucose4"])
 def test_degree_sat_backends(backend):
     board = board_of((ROOT / "instances/numberlink/tiny/tiny_5x5.txt").read_text())
@@ -298,8 +281,3 @@ def test_ha_reference_solutions_verify():
             label = next(k for k, ends in board.ends.items() if start in ends)
             by_label[label] = cells
         assert verify(board, {"paths": by_label}) is None, path.name
-
-
-def test_tiny_specs_load():
-    for spec in PUZZLE.tiny + PUZZLE.tiny_infeasible:
-        assert load_instance(spec).puzzle == "numberlink"

@@ -18,6 +18,7 @@ PUZZLE = Puzzle(
     tiny=(
         "instances/numberlink/tiny/tiny_5x5.txt",
         "instances/numberlink/public/5x5_ha_4c_016.txt",
+        "instances/numberlink/public/6x6_ha_5c_012.txt",
         "gen:numberlink:6x6:3:pairs=4",
     ),
     tiny_infeasible=("instances/numberlink/infeasible/crossing_3x3.txt",),
