@@ -68,9 +68,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--executor",
         choices=("local", "dask"),
-        default="local",
-        help="local: fork runs here (default); dask: send each run to a Dask worker"
-        " (a local cluster, one single-threaded worker per core, unless --scheduler)",
+        default=None,
+        help="local: fork runs here (default, or dask with --scheduler); dask: send each run to"
+        " a Dask worker (a local cluster, one single-threaded worker per core, unless --scheduler)",
     )
     parser.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler, e.g. tcp://host:8786")
     parser.add_argument("--resume", metavar="RUN_ID", help="finish the missing runs of a sweep")
@@ -91,8 +91,10 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--repeat must be at least 1")
     if args.time_limit is not None and args.time_limit <= 0:
         raise BenchUsageError("--time-limit must be positive")
+    if args.executor is None:
+        args.executor = "dask" if args.scheduler else "local"
     if args.scheduler and args.executor != "dask":
-        raise BenchUsageError("--scheduler goes with --executor dask")
+        raise BenchUsageError("--scheduler goes with --executor dask, not local")
     measure.warm_up()
     console = Console()
     if not console.is_terminal:
