@@ -1,7 +1,10 @@
-"""Set sweeps of the same suite side by side: per run id, the geometric mean over
-(instance, encoding) of its median wall, CPU and solve time divided by the first run's.
+"""Set sweeps of one suite side by side, grouped by how they were run.
 
-    python docs/experiments/pinning_compare.py RUN_JOBS1 RUN_JOBS2_UNPINNED RUN_JOBS2_PINNED
+Per mode: the geometric mean over (instance, encoding) of the median wall and CPU time
+divided by the first mode's, the range of those ratios, and the median of max/min wall
+time over each configuration's samples (a spread: 1.0 = every sample alike).
+
+    python docs/experiments/pinning_compare.py STORE j1=RUN,RUN j2-pinned=RUN,RUN ...
 """
 
 from __future__ import annotations
@@ -13,28 +16,30 @@ import numpy as np
 from bench import store
 
 KEYS = ["instance", "encoding"]
-MEASURES = ("wall_s", "cpu_s", "solve_s")
 
 
-def main(run_ids: list[str], store_path: str = str(store.DEFAULT_STORE)) -> None:
-    frame = store.load(store_path, run_ids)
-    frame = frame[frame["status"].isin(["solved", "infeasible"])]
-    medians = frame.groupby(["run_id", *KEYS])[list(MEASURES)].median()
-    spread = frame.groupby(["run_id", *KEYS])["wall_s"].agg(lambda s: s.max() / s.min())
-    base = medians.loc[run_ids[0]]
-    print(f"{'run id':24} {'runs':>5} " + " ".join(f"{m + ' ratio':>14}" for m in MEASURES)
-          + f" {'max/min wall':>13} {'sweep s':>8}")  # fmt: skip
-    for run_id in run_ids:
-        mine = medians.loc[run_id].join(base, rsuffix="_base", how="inner")
-        ratios = [np.exp(np.log(mine[m] / mine[f"{m}_base"]).mean()) for m in MEASURES]
-        runs = frame[frame["run_id"] == run_id]
-        span = runs["started_at"].agg(["min", "max"])
-        took = (np.datetime64(span["max"][:23]) - np.datetime64(span["min"][:23])) / np.timedelta64(
-            1, "s"
+def main(store_path: str, groups: list[str]) -> None:
+    modes = dict(group.split("=", 1) for group in groups)
+    ids = {run: mode for mode, runs in modes.items() for run in runs.split(",")}
+    frame = store.load(store_path, list(ids))
+    frame = frame[frame["status"].isin(["solved", "infeasible"])].assign(
+        mode=lambda f: f["run_id"].map(ids)
+    )
+    medians = frame.groupby(["mode", *KEYS])[["wall_s", "cpu_s"]].median()
+    base = medians.loc[next(iter(modes))]
+    print(f"{'mode':14} {'wall ratio':>10} {'range':>13} {'cpu ratio':>10} {'spread':>7}")
+    for mode in modes:
+        both = medians.loc[mode].merge(
+            base, left_index=True, right_index=True, suffixes=("", "_base")
         )
-        print(f"{run_id:24} {len(runs):5d} " + " ".join(f"{r:14.3f}" for r in ratios)
-              + f" {spread.loc[run_id].median():13.3f} {took:8.1f}")  # fmt: skip
+        wall = np.log(both["wall_s"] / both["wall_s_base"])
+        cpu = np.log(both["cpu_s"] / both["cpu_s_base"])
+        samples = frame[frame["mode"] == mode].groupby(KEYS)["wall_s"]
+        spread = (samples.max() / samples.min()).median()
+        span = f"{np.exp(wall.min()):.2f}-{np.exp(wall.max()):.2f}"
+        print(f"{mode:14} {np.exp(wall.mean()):10.3f} {span:>13} {np.exp(cpu.mean()):10.3f}"
+              f" {spread:7.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main(sys.argv[1], sys.argv[2:])
