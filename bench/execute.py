@@ -272,6 +272,8 @@ def run_dask(
                 for run_skipped, reason in skipped:
                     size = instances[(run_skipped.puzzle, run_skipped.instance)].size
                     sweep.skip(run_skipped, reason, size)
+                if item is None and not futures and queue:
+                    item = queue.popleft()  # cannot happen (a wait needs a run pending)
                 if item is None:
                     return
                 future = client.submit(
