@@ -122,15 +122,22 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else "…" + text[-(width - 1) :]
 
 
-def summary_table(records: list[RunRecord], run_id: str, seconds: float | None = None) -> Table:
-    """Per puzzle x encoding: status counts, median time with IQR, median wall and overhead."""
+def summary_table(
+    records: list[RunRecord],
+    run_id: str,
+    seconds: float | None = None,
+    skipped: list[PlannedRun] | None = None,
+) -> Table:
+    """Per puzzle x encoding: status counts, runs not run (``skipped``: after a timeout on a
+    smaller board), median time with IQR, median wall and overhead."""
     frame = pd.DataFrame([r.to_row() for r in records])
+    not_run = Counter((p.puzzle, p.encoding) for p in skipped or [])
     title = f"run {run_id}: {len(records)} runs"
     if seconds is not None:
         title += f" in {seconds:.1f} s"
     table = Table(title=title)
     columns = ("puzzle", "encoding", "solved", "infeas", "timeout", "memout", "wrong",
-               "error", "time s (IQR)", "wall s", "ovh ms")  # fmt: skip
+               "error", "not run", "time s (IQR)", "wall s", "ovh ms")  # fmt: skip
     for name in columns:
         table.add_column(name, justify="left" if name in ("puzzle", "encoding") else "right")
     if frame.empty:
@@ -145,6 +152,7 @@ def summary_table(records: list[RunRecord], run_id: str, seconds: float | None =
             data["puzzle"],
             data["encoding"],
             *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
+            str(not_run[(data["puzzle"], data["encoding"])]),
             time_text,
             _seconds(data["median_wall_s"]),
             "-" if _missing(overhead) else f"{overhead * 1000:.1f}",

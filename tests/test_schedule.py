@@ -67,7 +67,7 @@ def test_resume_does_not_run_skipped_runs(swept) -> None:
     path, run_id = swept
     result = run_cli("run", "--resume", run_id, "--store", str(path), env=stub_env())
     assert result.returncode == 0, result.stderr
-    assert "7 planned, 0 to run" in result.stdout
+    assert "7 planned, 0 to run" in result.stdout and "2 run(s) not run" in result.stdout
     assert len(store.load(path, run_id)) == 5
 
 

@@ -175,7 +175,8 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
         signal.signal(signal.SIGTERM, previous)
     store.finish_sweep(conn, run_id, execute.now_iso())
     records = sweep.records
-    console.print(summary_table(records, run_id, time.perf_counter() - started))
+    seconds = time.perf_counter() - started
+    console.print(summary_table(records, run_id, seconds, [p for p, _ in sweep.skipped]))
     if sweep.refuted:
         console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
     if sweep.skipped:
