@@ -44,9 +44,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=default_jobs(),
+        default=None,
         metavar="J",
-        help=f"runs at once on this machine (default: one per core, here {default_jobs()})",
+        help="runs at once on this machine (default: as the suite says, else one per core,"
+        f" here {default_jobs()})",
     )
     parser.add_argument(
         "--pin",
@@ -85,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     if not args.suite and not args.resume:
         raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise BenchUsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         raise BenchUsageError("--repeat must be at least 1")
@@ -110,6 +111,7 @@ def main(args: argparse.Namespace) -> int:
             plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
             instances = suites.load_planned_instances(plan)
             env = _stored_environment(args.store, run_id)
+            args.jobs = args.jobs or default_jobs()
             code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         return _report(args, run_id, code, bool(args.report))
     suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
@@ -118,6 +120,7 @@ def main(args: argparse.Namespace) -> int:
     )
     if not plan:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
+    args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
     env = environment.collect_isolated()
     with store.connect(args.store) as conn:
