@@ -6,9 +6,10 @@ blow-up of one run is recorded and the sweep goes on. Every finished run is comm
 to the store at once, so a killed sweep loses at most the runs in flight and
 `--resume RUN_ID` finishes only what is missing.
 
---jobs defaults to the number of cores: one run per core, each pinned to its own core
-(``--no-pin`` to leave them free), measured in docs/experiments/pinning.md. Runs still
-share caches and memory bandwidth, so ``--jobs 1`` is the quiet choice for figures.
+--jobs defaults to the suite's ``jobs``, else the number of cores: one run per core, each
+pinned to its own core (``--no-pin`` to leave them free), measured in
+docs/experiments/pinning.md. Runs still share caches and memory bandwidth, so ``--jobs 1``
+is the quiet choice for figures.
 A configuration that hits its limit on a board is not run on its larger boards (recorded
 as skipped, not as timeouts; ``--all-sizes`` runs them). Suites that ask for it
 (``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
