@@ -65,7 +65,7 @@ class Sweep:
         self.on_record = on_record or (lambda record: None)
         self.on_skip = on_skip or (lambda planned, reason: None)
         self.records: list[RunRecord] = store.stored_records(conn, run_id)
-        self.skipped: list[tuple[PlannedRun, str]] = []
+        self.skipped: list[tuple[PlannedRun, str]] = skips.stored(conn, run_id)
         self.solved_by: dict[tuple[str, str], str] = {}
         self.claims: dict[tuple[str, str], list[RunRecord]] = {}
         self.refuted = 0
@@ -284,6 +284,8 @@ def run_dask(
                 for run_skipped, reason in skipped:
                     size = instances[(run_skipped.puzzle, run_skipped.instance)].size
                     sweep.skip(run_skipped, reason, size)
+                if item is None and not futures and queue:
+                    item = queue.popleft()  # cannot happen (a wait needs a run pending)
                 if item is None:
                     return
                 future = client.submit(

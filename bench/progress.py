@@ -124,22 +124,30 @@ def _clip(text: str, width: int) -> str:
     return text if len(text) <= width else "…" + text[-(width - 1) :]
 
 
-def summary_table(records: list[RunRecord], run_id: str, seconds: float | None = None) -> Table:
+def summary_table(
+    records: list[RunRecord],
+    run_id: str,
+    seconds: float | None = None,
+    skipped: list[PlannedRun] | None = None,
+) -> Table:
     """Per puzzle x configuration (``tables.with_config``, the report's labels, so option
-    sweeps stay apart): run status counts, median time with IQR, PAR-2 (the report's, per
+    sweeps stay apart): run status counts, runs of the encoding not run (``skipped``: after
+    a timeout on a smaller board), median time with IQR, PAR-2 (the report's, per
     instance), median wall and overhead."""
     frame = pd.DataFrame([r.to_row() for r in records])
+    not_run = Counter((p.puzzle, p.encoding) for p in skipped or [])
     title = f"run {run_id}: {len(records)} runs"
     if seconds is not None:
         title += f" in {seconds:.1f} s"
     table = Table(title=title)
     columns = ("puzzle", "configuration", "solved", "infeas", "timeout", "memout", "wrong",
-               "error", "time s (IQR)", "PAR-2 s", "wall s", "ovh ms")  # fmt: skip
+               "error", "not run", "time s (IQR)", "PAR-2 s", "wall s", "ovh ms")  # fmt: skip
     for name in columns:
         table.add_column(name, justify="left" if name in ("puzzle", "configuration") else "right")
     if frame.empty:
         return table
     frame = with_config(frame)
+    encoding_of = dict(zip(frame["config"], frame["encoding"], strict=True))
     for row in stats.summary(frame, ("puzzle", "config")).itertuples(index=False):
         data = row._asdict()
         time_text = _seconds(data["median_time_s"])
@@ -150,6 +158,7 @@ def summary_table(records: list[RunRecord], run_id: str, seconds: float | None =
             data["puzzle"],
             escape(data["config"]),  # `[option=value]` is not rich markup
             *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
+            str(not_run[(data["puzzle"], encoding_of[data["config"]])]),
             time_text,
             _seconds(data["par2_s"]),
             _seconds(data["median_wall_s"]),

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -45,8 +46,8 @@ def insert(conn: sqlite3.Connection, run_id: str, run: PlannedRun, size: str, re
     conn.execute(f"INSERT OR IGNORE INTO skipped ({names}) VALUES ({marks})", values)
 
 
-def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
-    """Resume keys (``suites.run_key``) of the runs a sweep skipped."""
+def stored(conn: sqlite3.Connection, run_id: str) -> list[tuple[PlannedRun, str]]:
+    """The runs a sweep skipped so far, with their reasons."""
     ensure_table(conn)
     names = ", ".join(f'"{c}"' for c in COLUMNS)
     conn.row_factory = sqlite3.Row
@@ -54,7 +55,19 @@ def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
         rows = conn.execute(f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,)).fetchall()
     finally:
         conn.row_factory = None
-    return {run_key(dict(row)) for row in rows}
+    fields = ("case", "puzzle", "instance", "encoding", "seed", "threads", "repeat", "time_limit_s")
+    return [
+        (
+            PlannedRun(**{k: row[k] for k in fields}, options=json.loads(row["options"])),
+            row["reason"],
+        )
+        for row in rows
+    ]
+
+
+def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
+    """Resume keys (``suites.run_key``) of the runs a sweep skipped."""
+    return {run_key(asdict(run)) for run, _ in stored(conn, run_id)}
 
 
 def load(store_path: str | Path, run_ids: Iterable[str] | None = None) -> pd.DataFrame:

@@ -49,7 +49,7 @@ DEFAULTS: dict[str, Any] = {
     "stop_at_timeout": True,  # bench.schedule: no larger board after a limit is hit
 }
 #: keys only the suite file named on the command line may set (not its includes)
-TOP_KEYS = {"report", "max_time_limit_s"}
+TOP_KEYS = {"report", "max_time_limit_s", "jobs"}
 SUITE_KEYS = {"description", "include", *TOP_KEYS, *DEFAULTS}
 CASE_KEYS = {
     "name",
@@ -118,6 +118,7 @@ class Suite:
     runs: list[PlannedRun]
     instances: dict[tuple[str, str], registry.LoadedInstance]  # (puzzle, spec) -> loaded
     report: bool = False  # `run` renders the report at the end (the file's own [suite])
+    jobs: int | None = None  # `run`'s default --jobs (None: one per core)
 
 
 #: generated boards up to this many cells are made (and so checked) when a suite loads
@@ -165,6 +166,7 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
         runs=in_rounds(runs),
         instances=instances,
         report=loader.report,
+        jobs=loader.jobs,
     )
 
 
@@ -183,6 +185,7 @@ class _Loader:
         self.description = ""
         self.report = False
         self.max_time_limit_s: float | None = None
+        self.jobs: int | None = None
 
     def read(self, path: Path, inherited: dict[str, Any], stack: tuple[Path, ...]):
         resolved = path.resolve()
@@ -208,6 +211,8 @@ class _Loader:
                 raise SuiteError(f"{path}: [suite] report must be true or false")
             cap = head.get("max_time_limit_s")
             self.max_time_limit_s = _positive_number(f"{path}: [suite]", "max_time_limit_s", cap)
+            if "jobs" in head:
+                self.jobs = positive_int(f"{path}: [suite]", "jobs", head["jobs"])
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
         for item in _as_list(path, "include", head.get("include", [])):

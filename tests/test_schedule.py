@@ -67,7 +67,7 @@ def test_resume_does_not_run_skipped_runs(swept) -> None:
     path, run_id = swept
     result = run_cli("run", "--resume", run_id, "--store", str(path), env=stub_env())
     assert result.returncode == 0, result.stderr
-    assert "7 planned, 0 to run" in result.stdout
+    assert "7 planned, 0 to run" in result.stdout and "2 run(s) not run" in result.stdout
     assert len(store.load(path, run_id)) == 5
 
 
@@ -135,9 +135,9 @@ def test_a_suite_caps_the_limits_of_what_it_includes(tmp_path: Path) -> None:
     )
     (tmp_path / "top.toml").write_text(
         '[suite]\ninclude = ["part.toml"]\nmax_time_limit_s = 5\nreport = true\n'
-        "stop_at_timeout = false\n"
+        "stop_at_timeout = false\njobs = 1\n"
     )
     suite = load_suite(str(tmp_path / "top.toml"))
-    assert suite.report and [r.time_limit_s for r in suite.runs] == [5.0]
+    assert suite.report and suite.jobs == 1 and [r.time_limit_s for r in suite.runs] == [5.0]
     assert not suite.runs[0].stop_at_timeout
     assert not load_suite(str(tmp_path / "part.toml")).report

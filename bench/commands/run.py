@@ -6,9 +6,10 @@ blow-up of one run is recorded and the sweep goes on. Every finished run is comm
 to the store at once, so a killed sweep loses at most the runs in flight and
 `--resume RUN_ID` finishes only what is missing.
 
---jobs defaults to the number of cores: one run per core, each pinned to its own core
-(``--no-pin`` to leave them free), measured in docs/experiments/pinning.md. Runs still
-share caches and memory bandwidth, so ``--jobs 1`` is the quiet choice for figures.
+--jobs defaults to the suite's ``jobs``, else the number of cores: one run per core, each
+pinned to its own core (``--no-pin`` to leave them free), measured in
+docs/experiments/pinning.md. Runs still share caches and memory bandwidth, so ``--jobs 1``
+is the quiet choice for figures.
 A configuration that hits its limit on a board is not run on its larger boards (recorded
 as skipped, not as timeouts; ``--all-sizes`` runs them). Suites that ask for it
 (``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
@@ -46,9 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=default_jobs(),
+        default=None,
         metavar="J",
-        help=f"runs at once on this machine (default: one per core, here {default_jobs()})",
+        help="runs at once on this machine (default: as the suite says, else one per core,"
+        f" here {default_jobs()})",
     )
     parser.add_argument(
         "--pin",
@@ -70,9 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--executor",
         choices=("local", "dask"),
-        default="local",
-        help="local: fork runs here (default); dask: send each run to a Dask worker"
-        " (a local cluster, one single-threaded worker per core, unless --scheduler)",
+        default=None,
+        help="local: fork runs here (default, or dask with --scheduler); dask: send each run to"
+        " a Dask worker (a local cluster, one single-threaded worker per core, unless --scheduler)",
     )
     parser.add_argument(
         "--scheduler",
@@ -94,14 +96,16 @@ def main(args: argparse.Namespace) -> int:
     apply_max_cells(args.max_cells)
     if not args.suite and not args.resume:
         raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
-    if args.jobs < 1:
+    if args.jobs is not None and args.jobs < 1:
         raise BenchUsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         raise BenchUsageError("--repeat must be at least 1")
     if args.time_limit is not None and args.time_limit <= 0:
         raise BenchUsageError("--time-limit must be positive")
+    if args.executor is None:
+        args.executor = "dask" if args.scheduler else "local"
     if args.scheduler and args.executor != "dask":
-        raise BenchUsageError("--scheduler goes with --executor dask")
+        raise BenchUsageError("--scheduler goes with --executor dask, not local")
     if args.executor == "dask" and args.scheduler and _exposed(args.scheduler):
         print(
             f"warning: {args.scheduler} is plain tcp:// to a non-loopback address (unencrypted,"
@@ -123,6 +127,7 @@ def main(args: argparse.Namespace) -> int:
             plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
             instances = suites.load_planned_instances(plan)
             env = _stored_environment(args.store, run_id)
+            args.jobs = args.jobs or default_jobs()
             code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         return _report(args, run_id, code, bool(args.report))
     suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
@@ -131,6 +136,7 @@ def main(args: argparse.Namespace) -> int:
     )
     if not plan:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
+    args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
     env = environment.collect_isolated()
     with store.connect(args.store) as conn:
@@ -188,7 +194,8 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
         signal.signal(signal.SIGTERM, previous)
     store.finish_sweep(conn, run_id, execute.now_iso())
     records = sweep.records
-    console.print(summary_table(records, run_id, time.perf_counter() - started))
+    seconds = time.perf_counter() - started
+    console.print(summary_table(records, run_id, seconds, [p for p, _ in sweep.skipped]))
     if sweep.refuted:
         console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
     if sweep.skipped:
