@@ -17,8 +17,10 @@ gives one *build* row pooled over its instances. The rules (after BenchExec and 
 - Elsewhere, and always for the build (the project's own Python, which counters never
   see), times decide: a ratio of medians with a 95 % bootstrap interval, flagged only
   when the whole interval lies beyond ``time_threshold`` and the medians differ by at
-  least a floor. Times are CPU seconds (``build_cpu_s``; ``cpu_s - build_cpu_s`` for the
-  solve), which a second process on the machine disturbs far less than wall time. The
+  least a floor, and only with two or more repeats a side (one sample shows no spread).
+  Times are CPU seconds (``build_cpu_s``; ``cpu_s - build_cpu_s`` for the
+  solve), which a second process on the machine disturbs far less than wall time (wall
+  seconds on both sides when one side's records predate ``build_cpu_s``). The
   build is pooled per configuration (geometric mean over instances, bootstrapped over
   instances and repeats): a change to an encoding's model building shows on all of them.
 - Times from different machines (another CPU model or core count) are "not comparable"
@@ -90,7 +92,9 @@ def compare_runs(
     """
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
     rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
-    base, cur = _normalised(baseline), _normalised(current)
+    cpu = tuple(_has(baseline, c) and _has(current, c) for c in (("build_cpu_s",),
+                                                                 ("build_cpu_s", "cpu_s")))  # fmt: skip
+    base, cur = _normalised(baseline, *cpu), _normalised(current, *cpu)
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
@@ -119,16 +123,24 @@ def compare_runs(
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
 
 
-def _normalised(runs: pd.DataFrame) -> pd.DataFrame:
-    """Add ``config``, ``build_t`` and ``solve_t`` (CPU seconds, or wall where CPU is missing)."""
+def _normalised(runs: pd.DataFrame, build_cpu: bool, solve_cpu: bool) -> pd.DataFrame:
+    """Add ``config``, ``build_t`` and ``solve_t``: CPU seconds where both sides recorded
+    them, else wall seconds on both sides (never CPU against wall)."""
     runs = with_config(runs)
-    build_cpu = _column(runs, "build_cpu_s")
-    build_wall = _column(runs, "build_s")
-    solve_cpu = _column(runs, "cpu_s") - build_cpu
-    runs["build_t"] = build_cpu.where(build_cpu.notna(), build_wall)
-    runs["solve_t"] = solve_cpu.where(solve_cpu.notna(), _column(runs, "solve_s"))
+    build_cpu_s = _column(runs, "build_cpu_s")
+    runs["build_t"] = build_cpu_s if build_cpu else _column(runs, "build_s")
+    runs["solve_t"] = (
+        (_column(runs, "cpu_s") - build_cpu_s) if solve_cpu else _column(runs, "solve_s")
+    )
     runs.loc[~runs["status"].isin(ANSWERED), "solve_t"] = np.nan
     return runs
+
+
+def _has(runs: pd.DataFrame, columns: tuple[str, ...]) -> bool:
+    """Whether every run that built a model recorded these columns (records older than
+    ``build_cpu_s`` did not)."""
+    built = _column(runs, "build_s").notna()
+    return bool(built.any()) and all(bool(_column(runs, c)[built].notna().all()) for c in columns)
 
 
 def _column(runs: pd.DataFrame, name: str) -> pd.Series:
@@ -197,6 +209,8 @@ class _Rules:
         ]
         if not samples:
             return {"verdict": "same", "reason": f"every build under {MIN_BUILD_S * 1000:g} ms"}
+        if min(min(len(b), len(c)) for b, c in samples) < 2:
+            return {"verdict": "same", "reason": "one sample a side: build time not judged"}
         ratio, low, high = (r * self.time_scale for r in _pooled_ratio(samples, rng))
         base_total = float(sum(np.median(b) for b, _ in samples))
         cur_total = float(sum(np.median(c) for _, c in samples))
@@ -207,7 +221,7 @@ class _Rules:
             "ratio_low": low,
             "ratio_high": high,
         }
-        return {**out, **self._time_verdict(ratio, low, high, "build CPU time")}
+        return {**out, **self._time_verdict(ratio, low, high, "build time")}
 
     def _by_counters(self, base: pd.DataFrame, cur: pd.DataFrame) -> dict | None:
         names = _repeatable(base) & _repeatable(cur)
@@ -233,6 +247,8 @@ class _Rules:
             return {"verdict": "same", "reason": f"no {what} times"}
         if not self.times_comparable:
             return {"verdict": "not comparable", "reason": f"{what} times from another machine"}
+        if min(len(b), len(c)) < 2:
+            return {"verdict": "same", "reason": f"one sample a side: {what} time not judged"}
         ratio, low, high = (r * self.time_scale for r in _ratio_interval(b, c, rng))
         out = {
             "base": float(np.median(b)),
@@ -243,7 +259,7 @@ class _Rules:
         }
         if abs(out["cur"] * self.time_scale - out["base"]) < floor:
             return {**out, "verdict": "same", "reason": f"{what} time within the noise floor"}
-        return {**out, **self._time_verdict(ratio, low, high, f"{what} CPU time")}
+        return {**out, **self._time_verdict(ratio, low, high, f"{what} time")}
 
     def _time_verdict(self, ratio: float, low: float, high: float, what: str) -> dict:
         if low > 1 + self.time_threshold:
