@@ -24,6 +24,14 @@ def shifted(board: Board) -> Board:
     raise ValueError("no end has an empty neighbour")
 
 
+def board_spec(spec: str) -> tuple[int, int, int, dict[str, str]]:
+    """``ROWSxCOLS:SEED[:key=value,...]`` -> (rows, cols, seed, params)."""
+    size, seed, *rest = spec.split(":")
+    rows, cols = (int(x) for x in size.split("x"))
+    params = dict(item.split("=") for item in rest[0].split(",")) if rest else {}
+    return rows, cols, int(seed), params
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="write generated Numberlink boards")
     parser.add_argument("--out", required=True, help="folder for NAME.txt and NAME.planted.json")
@@ -33,12 +41,10 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for spec in args.specs:
-        size, seed, *rest = spec.split(":")
-        rows, cols = (int(x) for x in size.split("x"))
-        params = dict(item.split("=") for item in rest[0].split(",")) if rest else {}
+        rows, cols, seed, params = board_spec(spec)
         pairs = int(params["pairs"]) if "pairs" in params else None
         cut = params.get("cut", "random")
-        board, solution = generate_with_solution(rows, cols, int(seed), pairs, cut=cut)
+        board, solution = generate_with_solution(rows, cols, seed, pairs, cut=cut)
         name = f"gen_{rows}x{cols}_p{len(board.ends)}_s{seed}" + ("_even" if cut == "even" else "")
         if args.shifted:
             (out / f"shifted_{name[4:]}.txt").write_text(format_board(shifted(board)))

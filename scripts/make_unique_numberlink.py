@@ -26,6 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from make_numberlink import board_spec  # beside this script
+
 from models.numberlink.encodings import _pathsearch as ps
 from models.numberlink.encodings.pathsearch_numba import PathSearch
 from models.numberlink.generate import generate_with_solution
@@ -108,13 +110,9 @@ def main() -> None:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     for spec in args.specs:
-        size, seed, *rest = spec.split(":")
-        rows, cols = (int(x) for x in size.split("x"))
-        params = dict(item.split("=") for item in rest[0].split(",")) if rest else {}
+        rows, cols, seed, params = board_spec(spec)
         start = time.monotonic()
-        made = make(
-            rows, cols, int(seed), int(params.get("pairs", 0)) or None, args.check_s, args.max_s
-        )
+        made = make(rows, cols, seed, int(params.get("pairs", 0)) or None, args.check_s, args.max_s)
         if made is None:
             print(f"{spec}: gave up", flush=True)
             continue
