@@ -73,9 +73,9 @@ def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], st
     """Solve a PuLP problem with ``cbc_binary()`` and read CBC's own log.
 
     Returns (status, counters, message); status is ``solved`` when PuLP holds an
-    integer point, ``infeasible`` only on CBC's proof, else ``timeout``. The log, not
-    PuLP's status word, decides: PuLP says "Optimal" for a run stopped on time with a
-    feasible point and "Infeasible" for some stopped runs. ``-threads 1`` would run
+    integer point, ``infeasible`` only on a proof in CBC's log, else ``timeout``. The log,
+    not PuLP's status word, decides: PuLP says "Optimal" for a run stopped on time with a
+    feasible point and "Infeasible" for some stopped runs and for a log cut short. ``-threads 1`` would run
     CBC's threaded code (another, slower search), so threads are only asked for above 1.
     """
     import os
@@ -119,8 +119,7 @@ def run_cbc(prob, limits, options: list[str]) -> tuple[str, dict[str, float], st
     if prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
         return SOLVED, counters, message
     proofs = ("Problem proven infeasible", "Problem is infeasible", "relaxation infeasible")
-    stopped_infeasible = prob.status == pulp.LpStatusInfeasible and "Stopped" not in log
-    if any(proof in log for proof in proofs) or stopped_infeasible:
+    if any(proof in log for proof in proofs):  # only CBC's own proof: PuLP's word is not one
         return INFEASIBLE, counters, message
     return TIMEOUT, counters, message
 
