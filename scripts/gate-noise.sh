@@ -2,7 +2,7 @@
 # False alarms of the regression gate: N back-to-back sweeps of the `ci` suite (half of them
 # with a busy-looping process on one core), then `bench compare` on every consecutive pair.
 #   scripts/gate-noise.sh [N=11] [STORE=results/gate-noise.sqlite]
-# Prints one line per pair: its verdict counts and the compare exit code (1 = a false alarm).
+# Run it in the project's venv. Prints one line per pair: its verdict counts and the compare exit code (1 = a false alarm).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-11}
@@ -14,7 +14,7 @@ for i in $(seq 1 "$n"); do
     python3 -c "while True: pass" &
     burner=$!
   fi
-  id=$(python -m bench run --suite ci --jobs 1 --store "$store" | sed -n 's/^run id: //p')
+  id=$(python -m bench run --suite ci --jobs 1 --store "$store" 2>/dev/null | sed -n 's/^run id: //p')
   [ -n "$burner" ] && kill "$burner"
   echo "sweep $i: $id${burner:+ (with a busy loop on one core)}"
   ids+=("$id")

@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 store=${1:-results/gate-sensitivity.sqlite}
-sweep() { python -m bench run --suite ci --jobs 1 --encoding bool-z3 --store "$store" | sed -n 's/^run id: //p'; }
+sweep() { python -m bench run --suite ci --jobs 1 --encoding bool-z3 --store "$store" 2>/dev/null | sed -n 's/^run id: //p'; }
 bases=()
 for i in 1 2 3 4; do bases+=("$(sweep)"); done
 for factor in 1.1 1.2 1.3 1.5 2 3; do
