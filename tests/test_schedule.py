@@ -141,3 +141,18 @@ def test_a_suite_caps_the_limits_of_what_it_includes(tmp_path: Path) -> None:
     assert suite.report and suite.jobs == 1 and [r.time_limit_s for r in suite.runs] == [5.0]
     assert not suite.runs[0].stop_at_timeout
     assert not load_suite(str(tmp_path / "part.toml")).report
+
+
+def test_the_report_counts_runs_not_run_as_timeouts(swept, tmp_path: Path) -> None:
+    """The stop rule assumes a skipped run would have timed out: PAR-2 and the solved
+    counts must include it, or a configuration that stopped early would look better."""
+    from bench.analysis.sources import load_source, with_not_run
+
+    path, run_id = swept
+    runs = with_not_run(load_source(run_id, path), path)
+    spin = runs[runs["case"] == "spin"]
+    assert sorted(spin["status"]) == ["timeout"] * 3 and int(spin["not_run"].sum()) == 2
+    out = tmp_path / "report"
+    made = run_cli("report", run_id, "--store", str(path), "--out", str(out), env=stub_env())
+    assert made.returncode == 0, made.stderr
+    assert "2 planned runs were not run" in (out / "report.md").read_text()

@@ -93,8 +93,11 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     """
     data = instances[instances["puzzle"] == puzzle]
     limit = float(np.nanmax(data["time_limit_s"])) if data["time_limit_s"].notna().any() else None
+    configs = sorted(set(data["config"]))  # a config that never answered has no time column
     pivot = data.pivot_table(index="instance", columns="config", values="time_s", aggfunc="first")
+    pivot = pivot.reindex(columns=configs)
     status = data.pivot_table(index="instance", columns="config", values="status", aggfunc="first")
+    status = status.reindex(columns=configs)
     both = pivot.index.intersection(status.dropna(subset=[config_x, config_y]).index)
     border = (limit or float(np.nanmax(pivot.to_numpy()))) * 1.5
     x = pivot.loc[both, config_x].reindex(both).fillna(border).clip(lower=1e-4)

@@ -93,6 +93,13 @@ def _overview(runs: pd.DataFrame, environments: list[dict[str, Any]]) -> Section
         "Times are build + solve in seconds, medians over repeats and seeds; spreads are "
         "interquartile ranges. PAR-2 counts an unanswered instance as twice the time limit.",
     ]
+    not_run = int(runs["not_run"].fillna(False).astype(bool).sum()) if "not_run" in runs else 0
+    if not_run:
+        lines.append(
+            f"{not_run} planned runs were not run: their configuration had hit its limit on a "
+            "smaller board of the same case (the stop rule). They count as timeouts at their "
+            "limit here, in PAR-2 and in the solved counts, and have no times."
+        )
     for env in environments:
         calibration = env.get("calibration_s")
         lines.append(

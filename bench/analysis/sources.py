@@ -8,6 +8,7 @@ be committed as a file and compared with a fresh run anywhere.
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,44 @@ def load_source(text: str, store_path: str | Path) -> Runs:
         return _from_file(named)
     run_id = store.resolve_run_id(store_path, text)
     return Runs(run_id, store.load(store_path, run_id), store.environments(store_path, [run_id]))
+
+
+def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
+    """The runs plus, for a run id, the runs its sweep did not run after a timeout on a
+    smaller board (``bench.skips``), as ``timeout`` rows at their limit with no times and
+    ``not_run`` set: the stop rule assumes they would have timed out, so a PAR-2 or a
+    solved count over the planned instances must count them, never leave them out."""
+    runs = source.runs.assign(not_run=False)
+    if not Path(store_path).is_file():
+        return runs
+    with store.connect(store_path, readonly=True) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "skipped" not in tables:
+            return runs
+        conn.row_factory = sqlite3.Row
+        rows = [dict(r) for r in conn.execute(
+            "SELECT * FROM skipped WHERE run_id = ?", (source.label,)
+        )]  # fmt: skip
+    if not rows:
+        return runs
+    solvers = dict(zip(runs["encoding"], runs["solver"], strict=True)) if len(runs) else {}
+    extra = pd.DataFrame(
+        [
+            {
+                **{k: r.get(k) for k in ("run_id", "case", "puzzle", "instance", "size",
+                                         "encoding", "seed", "threads", "repeat", "time_limit_s")},
+                "options": json.loads(r.get("options") or "{}"),
+                "counters": {},
+                "solver": solvers.get(r.get("encoding"), ""),
+                "status": "timeout",
+                "verified": False,
+                "error": f"not run: {r.get('reason', '')}",
+                "not_run": True,
+            }
+            for r in rows
+        ]
+    )  # fmt: skip
+    return pd.concat([runs, extra], ignore_index=True)
 
 
 def _from_file(path: Path) -> Runs:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.analysis.sources import load_source
+from bench.analysis.sources import load_source, with_not_run
 from bench.cli import BenchUsageError
 from bench.store import DEFAULT_STORE
 
@@ -44,7 +44,10 @@ def main(args: argparse.Namespace) -> int:
     from bench.analysis.style import PAPER, paper_rc
     from bench.analysis.tables import per_instance, with_config
 
-    runs = pd.concat([load_source(t, args.store).runs for t in args.runs], ignore_index=True)
+    runs = pd.concat(
+        [with_not_run(load_source(t, args.store), args.store) for t in args.runs],
+        ignore_index=True,
+    )
     puzzle = _puzzle(runs, args.puzzle)
     runs = with_config(runs[runs["puzzle"] == puzzle])
     instances = per_instance(runs)

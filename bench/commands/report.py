@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.analysis.sources import load_source
+from bench.analysis.sources import load_source, with_not_run
 from bench.store import DEFAULT_STORE
 
 
@@ -25,7 +25,7 @@ def main(args: argparse.Namespace) -> int:
     from bench.analysis.report import write_report  # matplotlib: paid only by this command
 
     sources = [load_source(text, args.store) for text in args.runs]
-    runs = pd.concat([s.runs for s in sources], ignore_index=True)
+    runs = pd.concat([with_not_run(s, args.store) for s in sources], ignore_index=True)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
     out = Path(args.out) if args.out else Path("reports") / "+".join(s.label for s in sources)
     html = write_report(runs, out, environments)

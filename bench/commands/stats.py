@@ -19,7 +19,7 @@ from rich.table import Table
 
 from bench.analysis import paired
 from bench.analysis.formats import markdown_table
-from bench.analysis.sources import load_source
+from bench.analysis.sources import load_source, with_not_run
 from bench.analysis.tables import per_instance, with_config
 from bench.cli import BenchUsageError
 from bench.store import DEFAULT_STORE
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def load_instances(texts: list[str], store_path: str, puzzle: str | None) -> pd.DataFrame:
     """Per-instance table of the named runs (merged), optionally of one puzzle."""
     sources = [load_source(text, store_path) for text in texts]
-    runs = pd.concat([s.runs for s in sources], ignore_index=True)
+    runs = pd.concat([with_not_run(s, store_path) for s in sources], ignore_index=True)
     if puzzle:
         if puzzle not in set(runs["puzzle"]):
             known = ", ".join(sorted(set(runs["puzzle"])))
