@@ -27,8 +27,10 @@ matplotlib.use("Agg")
 import matplotlib.colors as mcolors
 import matplotlib.pyplot as plt
 
-# Okabe & Ito (2008), "Color Universal Design": safe for the common colour-vision deficiencies
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000", "#F0E442")
+# Okabe & Ito (2008), "Color Universal Design": safe for the common colour-vision deficiencies;
+# then Tol's wine and olive, so a puzzle with up to ten encodings never repeats a colour
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000", "#F0E442",
+             "#882255", "#999933")  # fmt: skip
 MARKERS = "osD^vP*Xh<>p"
 LINESTYLES = ("-", "--", ":", "-.")
 VIRTUAL_BEST = "#7f7f7f"
@@ -120,7 +122,7 @@ def _shade(colour: str, k: int) -> str:
     if k == 0:
         return colour
     r, g, b = mcolors.to_rgb(colour)
-    amount = 0.3 * ((k + 1) // 2)
+    amount = min(0.75, 0.3 * ((k + 1) // 2))  # many variants (an option sweep): stay in range
     if k % 2:  # darker
         r, g, b = (v * (1 - amount) for v in (r, g, b))
     else:  # lighter
