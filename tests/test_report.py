@@ -220,3 +220,15 @@ def test_history_and_the_report_line_sweeps_up_by_commit(
     assert made.returncode == 0, made.stderr
     assert "Solve time across commits" in (out / "report.md").read_text()
     assert (out / "trend.png").stat().st_size > 10_000
+
+
+def test_styles_survive_a_wide_option_sweep() -> None:
+    """Twelve variants of one encoding (an option sweep of `all`) get valid, distinct styles."""
+    import matplotlib.colors as mcolors
+
+    from bench.analysis.style import config_styles
+
+    styles = config_styles([(f"circuit-cpsat[k={i}]", "circuit-cpsat") for i in range(12)])
+    colours = [styles[f"circuit-cpsat[k={i}]"]["color"] for i in range(12)]
+    assert all(mcolors.is_color_like(c) for c in colours)
+    assert len({(s["color"], s["linestyle"]) for s in styles.values()}) == len(styles)
