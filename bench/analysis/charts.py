@@ -216,19 +216,38 @@ def par2_bars(
     table = summary(instances[instances["puzzle"] == puzzle]).sort_values("par2_s", ascending=False)
     data = instances[instances["puzzle"] == puzzle]
     styles = _styles(data)
-    height = max(layout.height, 0.22 * len(table) * layout.font / 8 + 0.8)
+    lines = sum(
+        _wrapped(c, 26 if layout.width < 4 else 60).count("\n") + 1 for c in table["config"]
+    )
+    height = max(layout.height, 0.16 * lines * layout.font / 8 + 0.06 * len(table) + 1.0)
     figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
     colours = [styles.get(c, {}).get("color", "grey") for c in table["config"]]
-    ax.barh(table["config"], table["par2_s"], color=colours, height=0.65)
+    labels = [_wrapped(c, 26 if layout.width < 4 else 60) for c in table["config"]]
+    ax.barh(range(len(table)), table["par2_s"], color=colours, height=0.65)
+    ax.set_yticks(range(len(table)), labels, fontsize="small")
     for y, row in enumerate(table.itertuples()):
         answered = row.solved + row.infeasible
         ax.annotate(f" {answered}/{row.instances}", (row.par2_s, y), va="center", fontsize="small")
     ax.set_xscale("log")
     ax.set_xlim(right=float(table["par2_s"].max()) * 4)
-    ax.set_xlabel("PAR-2 [s]\n(mean per instance; unanswered: 2x the time limit)")
-    _title(ax, f"{puzzle}: PAR-2 and instances answered", title)
+    ax.set_xlabel("PAR-2 [s]\n(per-instance mean;\nunanswered: 2x limit)")
+    _title(ax, f"{puzzle}:\nPAR-2 and instances answered", title)
     ax.grid(True, axis="x", which="major", alpha=0.3)
     return figure
+
+
+def _wrapped(label: str, width: int) -> str:
+    """A long ``encoding[k=v,...]`` label on several lines: the encoding, then its options."""
+    if len(label) <= width or "[" not in label:
+        return label
+    name, options = label.split("[", 1)
+    lines, line = [name], "["
+    for part in options.split(","):
+        if len(line) + len(part) > width and line != "[":
+            lines.append(line)
+            line = ""
+        line += part + ("," if not part.endswith("]") else "")
+    return "\n".join([*lines, line])
 
 
 def scatter_pairs(instances: pd.DataFrame, puzzle: str, limit: int = 4) -> list[tuple[str, str]]:
