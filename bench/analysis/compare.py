@@ -92,9 +92,10 @@ def compare_runs(
     """
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
     rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
-    cpu = tuple(_has(baseline, c) and _has(current, c) for c in (("build_cpu_s",),
-                                                                 ("build_cpu_s", "cpu_s")))  # fmt: skip
-    base, cur = _normalised(baseline, *cpu), _normalised(current, *cpu)
+    build_cpu = _has(baseline, "build_cpu_s") and _has(current, "build_cpu_s")
+    solve_cpu = build_cpu and _has(baseline, "cpu_s") and _has(current, "cpu_s")
+    base = _normalised(baseline, build_cpu, solve_cpu)
+    cur = _normalised(current, build_cpu, solve_cpu)
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
@@ -136,11 +137,11 @@ def _normalised(runs: pd.DataFrame, build_cpu: bool, solve_cpu: bool) -> pd.Data
     return runs
 
 
-def _has(runs: pd.DataFrame, columns: tuple[str, ...]) -> bool:
-    """Whether every run that built a model recorded these columns (records older than
+def _has(runs: pd.DataFrame, column: str) -> bool:
+    """Whether every run that built a model recorded ``column`` (records older than
     ``build_cpu_s`` did not)."""
     built = _column(runs, "build_s").notna()
-    return bool(built.any()) and all(bool(_column(runs, c)[built].notna().all()) for c in columns)
+    return bool(built.any()) and bool(_column(runs, column)[built].notna().all())
 
 
 def _column(runs: pd.DataFrame, name: str) -> pd.Series:
