@@ -71,16 +71,19 @@ def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
 
 
 def load(store_path: str | Path, run_ids: Iterable[str] | None = None) -> pd.DataFrame:
-    """Skipped runs as a DataFrame (columns ``COLUMNS``; options as dicts)."""
+    """Skipped runs as a DataFrame (columns ``COLUMNS``; options as dicts); opens the store
+    read-only, so reports and analysis never write to it."""
+    from bench import store
+
+    empty = pd.DataFrame(columns=list(COLUMNS))
     if not Path(store_path).is_file():
-        return pd.DataFrame(columns=list(COLUMNS))
-    conn = sqlite3.connect(store_path)
-    try:
-        ensure_table(conn)
+        return empty
+    with store.connect(store_path, readonly=True) as conn:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "skipped" not in tables:
+            return empty
         names = ", ".join(f'"{c}"' for c in COLUMNS)
         rows = conn.execute(f"SELECT {names} FROM skipped ORDER BY rowid").fetchall()
-    finally:
-        conn.close()
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
     if run_ids is not None:
         frame = frame[frame["run_id"].isin(set(run_ids))].reset_index(drop=True)

@@ -30,12 +30,13 @@ Pure pandas and numpy: no solver is imported.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from bench.analysis.tables import ANSWERED, with_config
+from bench.analysis.tables import ANSWERED, cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters, repeatable_counters
 
 KEY = ["puzzle", "instance", "config"]
@@ -92,10 +93,10 @@ def compare_runs(
     """
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
     rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
-    build_cpu = _has(baseline, "build_cpu_s") and _has(current, "build_cpu_s")
-    solve_cpu = build_cpu and _has(baseline, "cpu_s") and _has(current, "cpu_s")
-    base = _normalised(baseline, build_cpu, solve_cpu)
-    cur = _normalised(current, build_cpu, solve_cpu)
+    (base_build, base_solve), (cur_build, cur_solve) = map(cpu_recorded, (baseline, current))
+    build_cpu, solve_cpu = base_build and cur_build, base_solve and cur_solve
+    base = with_work_times(with_config(baseline), build_cpu, solve_cpu)
+    cur = with_work_times(with_config(current), build_cpu, solve_cpu)
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
@@ -122,32 +123,6 @@ def compare_runs(
             }
         )
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
-
-
-def _normalised(runs: pd.DataFrame, build_cpu: bool, solve_cpu: bool) -> pd.DataFrame:
-    """Add ``config``, ``build_t`` and ``solve_t``: CPU seconds where both sides recorded
-    them, else wall seconds on both sides (never CPU against wall)."""
-    runs = with_config(runs)
-    build_cpu_s = _column(runs, "build_cpu_s")
-    runs["build_t"] = build_cpu_s if build_cpu else _column(runs, "build_s")
-    runs["solve_t"] = (
-        (_column(runs, "cpu_s") - build_cpu_s) if solve_cpu else _column(runs, "solve_s")
-    )
-    runs.loc[~runs["status"].isin(ANSWERED), "solve_t"] = np.nan
-    return runs
-
-
-def _has(runs: pd.DataFrame, column: str) -> bool:
-    """Whether every run that built a model recorded ``column`` (records older than
-    ``build_cpu_s`` did not)."""
-    built = _column(runs, "build_s").notna()
-    return bool(built.any()) and bool(_column(runs, column)[built].notna().all())
-
-
-def _column(runs: pd.DataFrame, name: str) -> pd.Series:
-    if name not in runs:
-        return pd.Series(np.nan, index=runs.index)
-    return pd.to_numeric(runs[name], errors="coerce").astype(float)
 
 
 def _status(group: pd.DataFrame) -> str:
@@ -306,8 +281,6 @@ def _dict(value) -> dict:
     if isinstance(value, dict):
         return value
     if isinstance(value, str) and value:
-        import json
-
         return json.loads(value)
     return {}
 
@@ -319,10 +292,8 @@ def _counter_total(runs: pd.DataFrame, name: str) -> float:
 
 
 def _ratio_interval(base: np.ndarray, cur: np.ndarray, rng) -> tuple[float, float, float]:
-    """Ratio of medians with a 95 % bootstrap interval (a single sample gives a point interval)."""
+    """Ratio of medians with a 95 % bootstrap interval over the repeats."""
     ratio = float(np.median(cur) / max(np.median(base), 1e-9))
-    if len(base) < 2 and len(cur) < 2:
-        return ratio, ratio, ratio
     b = rng.choice(base, size=(BOOTSTRAP_SAMPLES, len(base)))
     c = rng.choice(cur, size=(BOOTSTRAP_SAMPLES, len(cur)))
     ratios = np.median(c, axis=1) / np.maximum(np.median(b, axis=1), 1e-9)

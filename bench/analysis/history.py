@@ -2,7 +2,8 @@
 
 Every sweep stores the git commit it ran at (``environment.git_commit``, with a dirty
 flag). ``per_commit`` lines the sweeps up in the order they ran and gives, per case
-(puzzle, configuration, instance) and commit, the median build and solve CPU time over
+(puzzle, configuration, instance) and commit, the median build and solve CPU time (wall
+time throughout if some sweep predates `build_cpu_s`) over
 every repeat of every sweep at that commit, and the median of the case's main effort
 counter. A commit swept twice pools both sweeps. Pure pandas: no solver is imported.
 """
@@ -19,7 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from bench.analysis.tables import ANSWERED, with_config
+from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
 
 COLUMNS = ["case", "commit", "dirty", "first_run", "sweeps", "runs", "status", "build_s",
@@ -56,12 +57,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
         (c[:10] or "unknown") + ("+dirty" if d else "") for c, d in zip(commit, dirty, strict=True)
     ]
     data["dirty"] = dirty.astype(bool)
-    data["build_t"] = pd.to_numeric(data["build_cpu_s"], errors="coerce").fillna(
-        pd.to_numeric(data["build_s"], errors="coerce")
-    )
-    solve_cpu = pd.to_numeric(data["cpu_s"], errors="coerce") - data["build_t"]
-    data["solve_t"] = solve_cpu.fillna(pd.to_numeric(data["solve_s"], errors="coerce"))
-    data.loc[~data["status"].isin(ANSWERED), "solve_t"] = np.nan
+    data = with_work_times(data, *cpu_recorded(data))  # CPU everywhere, or wall everywhere
     order = data.groupby("commit")["started_at"].min().sort_values()
     rows = []
     for (label, commit), group in data.groupby(["case_label", "commit"], sort=False):

@@ -8,7 +8,6 @@ be committed as a file and compared with a fresh run anywhere.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,36 +46,21 @@ def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
     smaller board (``bench.skips``), as ``timeout`` rows at their limit with no times and
     ``not_run`` set: the stop rule assumes they would have timed out, so a PAR-2 or a
     solved count over the planned instances must count them, never leave them out."""
+    from bench import skips  # the store's table of runs not run
+
     runs = source.runs.assign(not_run=False)
-    if not Path(store_path).is_file():
-        return runs
-    with store.connect(store_path, readonly=True) as conn:
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if "skipped" not in tables:
-            return runs
-        conn.row_factory = sqlite3.Row
-        rows = [dict(r) for r in conn.execute(
-            "SELECT * FROM skipped WHERE run_id = ?", (source.label,)
-        )]  # fmt: skip
-    if not rows:
+    skipped = skips.load(store_path, [source.label])
+    if skipped.empty:
         return runs
     solvers = dict(zip(runs["encoding"], runs["solver"], strict=True)) if len(runs) else {}
-    extra = pd.DataFrame(
-        [
-            {
-                **{k: r.get(k) for k in ("run_id", "case", "puzzle", "instance", "size",
-                                         "encoding", "seed", "threads", "repeat", "time_limit_s")},
-                "options": json.loads(r.get("options") or "{}"),
-                "counters": {},
-                "solver": solvers.get(r.get("encoding"), ""),
-                "status": "timeout",
-                "verified": False,
-                "error": f"not run: {r.get('reason', '')}",
-                "not_run": True,
-            }
-            for r in rows
-        ]
-    )  # fmt: skip
+    extra = skipped.drop(columns="reason").assign(
+        counters=[{} for _ in range(len(skipped))],
+        solver=[solvers.get(e, "") for e in skipped["encoding"]],
+        status="timeout",
+        verified=False,
+        error=["not run: " + r for r in skipped["reason"]],
+        not_run=True,
+    )
     return pd.concat([runs, extra], ignore_index=True)
 
 

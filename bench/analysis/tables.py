@@ -141,3 +141,33 @@ def _summary_row(puzzle: str, config: str, group: pd.DataFrame) -> dict[str, Any
         "par2_s": float(par2),
         "median_s": float(group["time_s"].median()) if answered.any() else np.nan,
     }
+
+
+def cpu_recorded(runs: pd.DataFrame) -> tuple[bool, bool]:
+    """(build, solve): whether every run that built a model recorded the CPU time its build
+    (``build_cpu_s``) and its whole run (``cpu_s``) took; records older than ``build_cpu_s``
+    did not, and are then timed by wall clock."""
+    built = _numbers(runs, "build_s").notna()
+    has = {c: bool(built.any()) and bool(_numbers(runs, c)[built].notna().all())
+           for c in ("build_cpu_s", "cpu_s")}  # fmt: skip
+    return has["build_cpu_s"], has["build_cpu_s"] and has["cpu_s"]
+
+
+def with_work_times(runs: pd.DataFrame, build_cpu: bool, solve_cpu: bool) -> pd.DataFrame:
+    """Add ``build_t`` and ``solve_t`` (NaN unless answered): CPU seconds when asked for
+    (``build_cpu_s``; ``cpu_s - build_cpu_s``), else wall seconds, the same for every row,
+    so CPU is never set against wall."""
+    out = runs.copy()
+    build_cpu_s = _numbers(out, "build_cpu_s")
+    out["build_t"] = build_cpu_s if build_cpu else _numbers(out, "build_s")
+    out["solve_t"] = (
+        (_numbers(out, "cpu_s") - build_cpu_s) if solve_cpu else _numbers(out, "solve_s")
+    )
+    out.loc[~out["status"].isin(ANSWERED), "solve_t"] = np.nan
+    return out
+
+
+def _numbers(runs: pd.DataFrame, name: str) -> pd.Series:
+    if name not in runs:
+        return pd.Series(np.nan, index=runs.index)
+    return pd.to_numeric(runs[name], errors="coerce").astype(float)
