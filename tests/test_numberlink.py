@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,44 @@ def test_ha_reference_solutions_verify():
             label = next(k for k, ends in board.ends.items() if start in ends)
             by_label[label] = cells
         assert verify(board, {"paths": by_label}) is None, path.name
+
+
+def _edges_of(grid, cell_paths):
+    index = {pair: i for i, pair in enumerate(grid.edges)}
+    out = set()
+    for cells in cell_paths:
+        ids = [r * grid.cols + c for r, c in cells]
+        out |= {index[min(a, b), max(a, b)] for a, b in itertools.pairwise(ids)}
+    return out
+
+
+def test_join_cycles_makes_a_detached_ring_a_detour_of_the_path():
+    from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
+
+    board = board_of("1 0 0 1\n0 0 0 0\n0 0 0 0\n")
+    grid = grid_of(board)
+    top = [(0, 0), (0, 1), (0, 2), (0, 3)]
+    ring = [(1, 0), (1, 1), (1, 2), (1, 3), (2, 3), (2, 2), (2, 1), (2, 0), (1, 0)]
+    joined = join_cycles(grid, _edges_of(grid, [top, ring]))
+    assert joined is not None and len(joined) == 11
+    assert verify(board, {"paths": paths_from_edges(grid, joined)}) is None
+
+
+def test_join_cycles_gives_up_when_no_parallel_edge_touches_the_cycle():
+    from models.numberlink.encodings._common import grid_of, join_cycles
+
+    board = board_of("0 0 1 1\n0 0 2 2\n")
+    grid = grid_of(board)
+    square = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)]
+    assert join_cycles(grid, _edges_of(grid, [square, [(0, 2), (0, 3)], [(1, 2), (1, 3)]])) is None
+
+
+@pytest.mark.parametrize("name", ["degree-sat", "degree-z3"])
+def test_repair_join_only_shortens_the_cut_loop(name):
+    """The board's first model has detached cycles that all join a path: one round with
+    repair=join, more without; both answers verify."""
+    board = load_instance("gen:numberlink:8x8:3:pairs=3").instance
+    joined, plain = run(name, board), run(name, board, repair="none")
+    for outcome in (joined, plain):
+        assert outcome.status == "solved" and verify(board, outcome.solution) is None
+    assert joined.counters["rounds"] == 1 < plain.counters["rounds"]

@@ -131,3 +131,71 @@ def boundary_edges(grid: Grid, cells: Iterable[int]) -> list[int]:
         for e in grid.incident[v]
         if (grid.edges[e][0] in inside) != (grid.edges[e][1] in inside)
     ]
+
+
+def join_cycles(grid: Grid, used: Iterable[int]) -> set[int] | None:
+    """Join every detached cycle of a degree-feasible cover to a path, or None.
+
+    A cover in which every end has one chosen edge and every other cell two is paths
+    plus detached cycles. If a cycle has an edge ``a-b`` and another component has the
+    parallel edge ``a'-b'`` of the same 2x2 block, swapping the two for the cross edges
+    ``a-a'`` and ``b-b'`` keeps every degree and makes the two components one (the
+    cycle becomes a detour of the other). Repeating until no cycle is left gives a full
+    cover by paths, a solution; ``None`` when some cycle has no such neighbour.
+    """
+    chosen = set(used)
+    edge_at = {pair: i for i, pair in enumerate(grid.edges)}
+    adj: dict[int, list[int]] = defaultdict(list)
+    for i in chosen:
+        a, b = grid.edges[i]
+        adj[a].append(b)
+        adj[b].append(a)
+    label: dict[int, int] = {}
+    members: dict[int, list[int]] = {}
+    for v in adj:
+        if v not in label:
+            label[v], stack, members[v] = v, [v], [v]
+            while stack:
+                for y in adj[stack.pop()]:
+                    if y not in label:
+                        label[y] = v
+                        members[v].append(y)
+                        stack.append(y)
+    open_ = {k for k, cells in members.items() if not any(v in grid.end_of for v in cells)}
+
+    def parallel(a: int, b: int) -> Iterable[tuple[int, int]]:
+        ra, ca = grid.cell(a)
+        for dr, dc in ((1, 0), (-1, 0)) if b == a + 1 else ((0, 1), (0, -1)):
+            if 0 <= ra + dr < grid.rows and 0 <= ca + dc < grid.cols:
+                yield a + dr * grid.cols + dc, b + dr * grid.cols + dc
+
+    def swap_for(k: int, into_path: bool) -> tuple[int, int, int, int] | None:
+        for a in members[k]:
+            for b in (x for x in adj[a] if x > a):
+                for a2, b2 in parallel(a, b):
+                    other = label.get(a2)
+                    if other in (None, k) or edge_at[(a2, b2)] not in chosen:
+                        continue
+                    if not (into_path and other in open_):
+                        return a, b, a2, b2
+        return None
+
+    while open_:
+        found = next(
+            ((k, swap) for path in (True, False) for k in open_ if (swap := swap_for(k, path))),
+            None,
+        )
+        if found is None:
+            return None
+        k, (a, b, a2, b2) = found
+        other = label[a2]
+        for x, y, add in ((a, b, False), (a2, b2, False), (a, a2, True), (b, b2, True)):
+            edge = edge_at[min(x, y), max(x, y)]
+            (chosen.add if add else chosen.discard)(edge)
+            (adj[x].append if add else adj[x].remove)(y)
+            (adj[y].append if add else adj[y].remove)(x)
+        for v in members[k]:
+            label[v] = other
+        members[other] += members.pop(k)
+        open_.discard(k)
+    return chosen

@@ -21,6 +21,11 @@ whose ends are outside the set) and the clause forbidding that exact cycle (opti
 ``cut``); then it solves again in the same solver, keeping what it learnt. ``rounds``
 counts solves, ``cuts`` the clauses added.
 
+``repair=join`` (the default) first tries to join the cycles to paths by 2x2 edge
+swaps (``_common.join_cycles``: degrees kept, so the result is a full cover by paths);
+cuts are added only when some cycle cannot be joined, so the loop makes the same SAT
+calls as ``repair=none`` and may stop after fewer of them.
+
 Other options: ``backend`` the SAT solver (Glucose 4 by default); ``phases=detour``
 a phase hint (each cell leans towards the pair it lies most directly between; only a
 search hint); ``windows=S`` adds the cut clause up front for every end-free rectangle
@@ -48,6 +53,7 @@ from models.numberlink.encodings._common import (
     boundary_edges,
     cycles_without_ends,
     grid_of,
+    join_cycles,
     paths_from_edges,
     useless_edges,
 )
@@ -169,6 +175,7 @@ class DegreeSat(Encoding):
         "phases": ("none", "detour"),
         "colour": ("binary", "onehot"),
         "windows": (0, 2, 3, 4),
+        "repair": ("join", "none"),
     }
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
@@ -215,8 +222,10 @@ class DegreeSat(Encoding):
                 model = sat.get_model()
                 used = [i for i in range(len(e)) if model[e[i] - 1] > 0]
                 cycles = cycles_without_ends(grid, used)
-                if not cycles:
-                    return Outcome(SOLVED, {"paths": paths_from_edges(grid, used)}, counters)
+                joined = None if self.option("repair") == "none" else join_cycles(grid, used)
+                if not cycles or joined is not None:
+                    cover = used if not cycles else sorted(joined)
+                    return Outcome(SOLVED, {"paths": paths_from_edges(grid, cover)}, counters)
                 for cells in cycles:
                     for clause in self._cuts(grid, cells, used):
                         sat.add_clause(clause)

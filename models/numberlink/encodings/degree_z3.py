@@ -14,7 +14,9 @@ form), ``e[i]`` a Bool per grid edge.
 Detached cycles are removed as in ``degree-sat``: solve, and for every component of
 the chosen edges without an end add "some edge leaves these cells" and "not this
 cycle", then solve again in the same solver. ``z3.SimpleSolver`` keeps the
-``rlimit count`` repeatable (DESIGN.md); ``rounds`` counts solves.
+``rlimit count`` repeatable (DESIGN.md); ``rounds`` counts solves. With
+``repair=join`` (the default) the cycles of a model are first joined to paths by 2x2
+edge swaps, as in ``degree-sat``; cuts are added only when that fails.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from models.numberlink.encodings._common import (
     boundary_edges,
     cycles_without_ends,
     grid_of,
+    join_cycles,
     paths_from_edges,
     useless_edges,
 )
@@ -40,7 +43,10 @@ class DegreeZ3(Encoding):
     name = "degree-z3"
     puzzles = ("numberlink",)
     solver = "z3"
-    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"colour": ("bitvec", "int")}
+    option_choices: ClassVar[dict[str, tuple[str, ...]]] = {
+        "colour": ("bitvec", "int"),
+        "repair": ("join", "none"),
+    }
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         grid = self.grid = grid_of(instance)
@@ -101,8 +107,10 @@ class DegreeZ3(Encoding):
             model = solver.model()
             used = [i for i in range(len(e)) if z3.is_true(model.eval(e[i], True))]
             cycles = cycles_without_ends(grid, used)
-            if not cycles:
-                return Outcome(SOLVED, {"paths": paths_from_edges(grid, used)}, counters)
+            joined = None if self.option("repair") == "none" else join_cycles(grid, used)
+            if not cycles or joined is not None:
+                cover = used if not cycles else sorted(joined)
+                return Outcome(SOLVED, {"paths": paths_from_edges(grid, cover)}, counters)
             for cells in cycles:
                 inside = set(cells)
                 solver.add(z3.Or([e[i] for i in sorted(set(boundary_edges(grid, cells)))]))
