@@ -232,6 +232,7 @@ def test_all_encodings_registered():
         "degree-z3",
         "routes-cpsat",
         "frontier-search",
+        "fill-sat",
     } <= set(ENCODINGS)
 
 
@@ -323,3 +324,17 @@ def test_repair_join_only_shortens_the_cut_loop(name):
     for outcome in (joined, plain):
         assert outcome.status == "solved" and verify(board, outcome.solution) is None
     assert joined.counters["rounds"] == 1 < plain.counters["rounds"]
+
+
+def test_fill_sat_fills_long_paths_by_local_search_and_repeats():
+    """A 20x20 board with 8 long paths is filled without a SAT call, with the same
+    counters for the same seed; an unbalanced board goes to the SAT proof at once."""
+    board = load_instance("gen:numberlink:20x20:1:pairs=8").instance
+    first, again = run("fill-sat", board), run("fill-sat", board)
+    assert first.status == "solved" and verify(board, first.solution) is None
+    assert first.counters["steps"] > 0 and first.counters["conflicts"] == 0
+    assert first.counters == again.counters
+    parity = load_instance("instances/numberlink/infeasible/parity_6x6.txt").instance
+    outcome = run("fill-sat", parity)
+    assert outcome.status == "infeasible"
+    assert outcome.counters["attempts"] == 1 and outcome.counters["steps"] == 0
