@@ -13,7 +13,7 @@ from bench import store
 from bench.measure import RunTask, run_isolated
 from bench.record import RunRecord
 from models import registry
-from tests.conftest import run_cli
+from tests.conftest import main_cli, run_cli
 
 # 5x5 has no closed tour; 3x10 and 5x6 share 30 cells (one tick, both named); four solved sizes
 # let the scaling fit run
@@ -90,7 +90,7 @@ def test_baseline_then_compare_same_runs_passes(
 
 
 def test_compare_unknown_run_is_usage_error(filled_store: Path) -> None:
-    result = run_cli("compare", "nope", "base", "--store", str(filled_store))
+    result = main_cli("compare", "nope", "base", "--store", str(filled_store))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
 
