@@ -28,10 +28,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from bench import skips, store
-from bench.measure import Measurement, RunningRun, start_run, wait_any
+from bench.measure import RunningRun, start_run, wait_any
+from bench.plan import PlannedRun
 from bench.record import RunRecord
 from bench.schedule import CoreSlots, SizeGate
-from bench.suites import PlannedRun
+from bench.task import Measurement
 from models import registry
 from models.base import INFEASIBLE, SOLVED, WRONG
 

@@ -28,8 +28,8 @@ from rich.table import Table
 
 from bench.analysis import stats
 from bench.analysis.tables import with_config
+from bench.plan import PlannedRun
 from bench.record import RunRecord
-from bench.suites import PlannedRun
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
 REFRESH_S = 0.25

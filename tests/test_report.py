@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from bench import store
-from bench.measure import RunTask, run_isolated
+from bench.measure import run_isolated
 from bench.record import RunRecord
+from bench.task import RunTask
 from models import registry
 from tests.conftest import main_cli, run_cli
 

@@ -12,8 +12,8 @@ import pytest
 
 from bench import skips, store
 from bench.commands.run import default_jobs
+from bench.plan import PlannedRun
 from bench.schedule import SizeGate, cells
-from bench.suites import PlannedRun
 from tests.conftest import run_cli
 from tests.stubs import stub_env
 

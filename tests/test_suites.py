@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench import cli
-from bench.suites import PlannedRun, SuiteError, load_suite, narrow
+from bench.plan import PlannedRun, narrow
+from bench.suites import SuiteError, load_suite
 from models import registry
 from tests.conftest import run_cli
 from tests.stubs import stub_env, stubs  # noqa: F401  (fixture)

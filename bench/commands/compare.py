@@ -23,7 +23,7 @@ from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
 from bench.analysis.sources import Runs, calibration, load_source
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
 
