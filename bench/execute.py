@@ -134,11 +134,7 @@ class Sweep:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
         gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
         for record in self.records:
-            planned = PlannedRun(
-                record.case, record.puzzle, record.instance, record.encoding,
-                dict(record.options), record.seed, record.threads, record.repeat,
-            )  # fmt: skip
-            gate.finished(planned, record.status, started=False)
+            gate.finished(PlannedRun.of(record), record.status, started=False)
         return gate
 
     def _note(self, record: RunRecord) -> list[RunRecord]:

@@ -8,7 +8,7 @@ runs the same runs (``bench.commands.run``).
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from bench.record import KEY_FIELDS
@@ -17,30 +17,28 @@ from models import registry
 from models.registry import UsageError
 
 
-@dataclass(frozen=True)
-class PlannedRun:
-    """One run a suite asks for; the fields of ``KEY_FIELDS`` identify it within a sweep."""
+@dataclass(frozen=True, kw_only=True)
+class PlannedRun(RunTask):
+    """One run a suite asks for: a task within a case, its repeat and whether the case stops
+    at its first timeout; the fields of ``KEY_FIELDS`` identify it within a sweep."""
 
     case: str
-    puzzle: str
-    instance: str
-    encoding: str
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    threads: int = 1
     repeat: int = 0
-    time_limit_s: float | None = None
-    memory_limit_mb: float | None = None
     stop_at_timeout: bool = True
+
+    @classmethod
+    def of(cls, record: Any) -> PlannedRun:
+        """The planned run a stored record (``RunRecord``) was made from, its fields by name."""
+        values = {f.name: getattr(record, f.name) for f in fields(cls) if hasattr(record, f.name)}
+        return cls(**{**values, "options": dict(values["options"])})
 
     def key(self) -> tuple:
         """The resume key (record.KEY_FIELDS), with options as canonical JSON."""
         return run_key(asdict(self))
 
     def task(self) -> RunTask:
-        """The measuring side's view of this run: the fields the two share by name."""
-        mine = asdict(self)
-        return RunTask(**{f.name: mine[f.name] for f in fields(RunTask) if f.name in mine})
+        """Only the task (what travels to a Dask worker as JSON)."""
+        return RunTask(**{f.name: getattr(self, f.name) for f in fields(RunTask)})
 
 
 def run_key(values: dict[str, Any]) -> tuple:

@@ -238,21 +238,12 @@ def _expand_case(
         for enc in encodings:
             for options in option_sets[enc]:
                 for seed, thread_count, repeat in itertools.product(seeds, threads, range(repeats)):
-                    runs.append(
-                        PlannedRun(
-                            case["name"],
-                            rules.name,
-                            spec,
-                            enc,
-                            options,
-                            seed,
-                            thread_count,
-                            repeat,
-                            limit,
-                            memory,
-                            stop,
-                        )
-                    )
+                    run = PlannedRun(
+                        case=case["name"], puzzle=rules.name, instance=spec, encoding=enc,
+                        options=options, seed=seed, threads=thread_count, repeat=repeat,
+                        time_limit_s=limit, memory_limit_mb=memory, stop_at_timeout=stop,
+                    )  # fmt: skip
+                    runs.append(run)
     return runs
 
 

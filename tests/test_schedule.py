@@ -91,7 +91,8 @@ def test_concurrent_runs_are_pinned_to_distinct_cores(swept) -> None:
 
 def test_gate_waits_for_smaller_boards_and_ignores_unsized_or_opted_out_runs() -> None:
     def run(instance: str, stop: bool = True) -> PlannedRun:
-        return PlannedRun("c", "knights_tour", instance, "e", stop_at_timeout=stop)
+        return PlannedRun(case="c", puzzle="knights_tour", instance=instance, encoding="e",
+                          stop_at_timeout=stop)  # fmt: skip
 
     small, big, other = run("a"), run("b"), run("x", stop=False)
     sizes = {("knights_tour", "a"): "6x6", ("knights_tour", "b"): "8x8",
