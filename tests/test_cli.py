@@ -30,7 +30,7 @@ def _write(tmp_path: Path, puzzle: str, text: str, name: str = "board.txt") -> s
 
 
 def test_list_json_has_contract_shape() -> None:
-    result = run_cli("list", "--json")
+    result = main_cli("list", "--json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert set(doc) == {"puzzles", "suites"}
@@ -42,7 +42,7 @@ def test_list_json_has_contract_shape() -> None:
 
 
 def test_list_table() -> None:
-    result = run_cli("list")
+    result = main_cli("list")
     assert result.returncode == 0, result.stderr
     assert "circuit-cpsat" in result.stdout
 

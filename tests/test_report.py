@@ -14,7 +14,7 @@ from bench.measure import run_isolated
 from bench.record import RunRecord
 from bench.task import RunTask
 from models import registry
-from tests.conftest import main_cli, run_cli
+from tests.conftest import main_cli
 
 # 5x5 has no closed tour; 3x10 and 5x6 share 30 cells (one tick, both named); four solved sizes
 # let the scaling fit run
@@ -52,7 +52,7 @@ def filled_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    result = run_cli("report", "base", "--store", str(filled_store), "--out", str(out))
+    result = main_cli("report", "base", "--store", str(filled_store), "--out", str(out))
     assert result.returncode == 0, result.stderr
     markdown = (out / "report.md").read_text()
     assert "virtual best" in markdown and "circuit-cpsat" in markdown
@@ -69,21 +69,21 @@ def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Pa
 def test_baseline_then_compare_same_runs_passes(
     filled_store: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    result = run_cli("baseline", "save", "base", "--name", "t", "--store", str(filled_store))
+    result = main_cli("baseline", "save", "base", "--name", "t", "--store", str(filled_store))
     assert result.returncode == 0, result.stderr
     saved = Path("results/baseline/t.json")
     try:
         doc = json.loads(saved.read_text())
         assert doc["format"].startswith("puzzle-bench-baseline")
         assert len(doc["runs"]) == len(SPECS) * len(ENCODINGS) * 2
-        same = run_cli("compare", "t", "base", "--store", str(filled_store))
+        same = main_cli("compare", "t", "base", "--store", str(filled_store))
         assert same.returncode == 0, same.stdout + same.stderr
         # the same runs with every counter doubled: a deterministic regression
         for row in doc["runs"]:
             row["counters"] = {k: v * 2 for k, v in (row["counters"] or {}).items()}
         slower = tmp_path / "slower.json"
         slower.write_text(json.dumps(doc))
-        worse = run_cli("compare", "t", str(slower), "--store", str(filled_store))
+        worse = main_cli("compare", "t", str(slower), "--store", str(filled_store))
         assert worse.returncode == 1, worse.stdout + worse.stderr
         assert "regression" in worse.stdout
     finally:
@@ -211,13 +211,13 @@ def test_history_and_the_report_line_sweeps_up_by_commit(
             f"INSERT INTO runs (run_id, {columns}) SELECT 'next', {columns} FROM runs"
             " WHERE run_id = 'base'"
         )
-    shown = run_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
+    shown = main_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert lines[0].startswith("case,commit") and len(lines) == 1 + 2 * len(ENCODINGS)
     assert {line.split(",")[1] for line in lines[1:]} == {"a" * 10, "b" * 10}
     out = tmp_path / "report"
-    made = run_cli("report", "base", "next", "--store", str(path), "--out", str(out))
+    made = main_cli("report", "base", "next", "--store", str(path), "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert "Solve time across commits" in (out / "report.md").read_text()
     assert (out / "trend.png").stat().st_size > 10_000
