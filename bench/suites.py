@@ -23,6 +23,7 @@ from bench.plan import PlannedRun, in_rounds
 from bench.suite_instances import (
     REPO_ROOT,
     SuiteError,
+    as_list,
     checked_int,
     instance_specs,
     load,
@@ -166,7 +167,7 @@ class _Loader:
                 self.jobs = positive_int(f"{path}: [suite]", "jobs", head["jobs"])
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
-        for item in _as_list(path, "include", head.get("include", [])):
+        for item in as_list(head.get("include", [])):
             out += self.read(_include_path(path, str(item)), defaults, (*stack, resolved))
         cases = doc.get("cases", [])
         if not isinstance(cases, list):
@@ -197,10 +198,6 @@ def _check_keys(path: Path, where: str, table: dict, allowed: set[str]) -> None:
         )
 
 
-def _as_list(path: Path, key: str, value: Any) -> list:
-    return value if isinstance(value, list) else [value]
-
-
 def _expand_case(
     path: Path,
     case: dict[str, Any],
@@ -224,10 +221,8 @@ def _expand_case(
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     _check_option_targets(where, case, encodings)
     repeats = positive_int(where, "repeats", case["repeats"])
-    seeds = [checked_int(where, "seeds", s) for s in _as_list(path, "seeds", case["seeds"])]
-    threads = [
-        positive_int(where, "threads", t) for t in _as_list(path, "threads", case["threads"])
-    ]
+    seeds = [checked_int(where, "seeds", s) for s in as_list(case["seeds"])]
+    threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]
     limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
     memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
     stop = case["stop_at_timeout"]
@@ -262,8 +257,8 @@ def _made_here(where: str, spec: str, generate: bool) -> bool:
 
 def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
     known = registry.encodings().get(puzzle, {})
-    chosen = [str(e) for e in _as_list(Path(), "encodings", case.get("encodings", list(known)))]
-    excluded = [str(e) for e in _as_list(Path(), "exclude", case.get("exclude_encodings", []))]
+    chosen = [str(e) for e in as_list(case.get("encodings", list(known)))]
+    excluded = [str(e) for e in as_list(case.get("exclude_encodings", []))]
     for name in chosen + excluded:
         if name not in known:
             raise SuiteError(

@@ -138,11 +138,6 @@ def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFra
     return out
 
 
-def counter_columns(runs: pd.DataFrame) -> list[str]:
-    """Names of the ``counter_*`` columns present (see store.flatten)."""
-    return [c for c in runs.columns if c.startswith("counter_")]
-
-
 def options_text(options: object) -> str:
     """Canonical JSON of an options value (dict or JSON text), for grouping."""
     if isinstance(options, str):
