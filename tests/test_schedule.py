@@ -14,7 +14,7 @@ from bench import skips, store
 from bench.commands.run import default_jobs
 from bench.plan import PlannedRun
 from bench.schedule import SizeGate, cells
-from tests.conftest import run_cli
+from tests.conftest import main_cli, run_cli
 from tests.stubs import stub_env
 
 SUITE = """
@@ -154,6 +154,6 @@ def test_the_report_counts_runs_not_run_as_timeouts(swept, tmp_path: Path) -> No
     spin = runs[runs["case"] == "spin"]
     assert sorted(spin["status"]) == ["timeout"] * 3 and int(spin["not_run"].sum()) == 2
     out = tmp_path / "report"
-    made = run_cli("report", run_id, "--store", str(path), "--out", str(out), env=stub_env())
+    made = main_cli("report", run_id, "--store", str(path), "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert "2 planned runs were not run" in (out / "report.md").read_text()
