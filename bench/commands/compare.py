@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 import pandas as pd
@@ -22,6 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
+from bench.analysis.formats import missing
 from bench.analysis.sources import Runs, calibration, load_source
 from bench.store_layout import DEFAULT_STORE
 
@@ -123,9 +123,9 @@ def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
 
 def _cells(row) -> list[str]:
     status = f"{row.base_status} -> {row.cur_status}" if isinstance(row.base_status, str) else ""
-    values = "" if _nan(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
+    values = "" if missing(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
     ratio = (
-        "" if _nan(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
+        "" if missing(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
     )
     return [row.puzzle, row.instance, row.config, row.aspect, status, values, ratio,
             row.verdict, row.reason]  # fmt: skip
@@ -166,10 +166,6 @@ def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame
 
 def _counts_line(counts: dict) -> str:
     return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare"
-
-
-def _nan(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _fmt(value: float) -> str:
