@@ -20,7 +20,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.plan import PlannedRun, run_key
-from bench.store_layout import connect
+from bench.store_layout import connect, rows
 
 COLUMNS = ("run_id", "case", "puzzle", "instance", "size", "encoding", "options", "seed",
            "threads", "repeat", "time_limit_s", "reason")  # fmt: skip
@@ -51,18 +51,14 @@ def stored(conn: sqlite3.Connection, run_id: str) -> list[tuple[PlannedRun, str]
     """The runs a sweep skipped so far, with their reasons."""
     ensure_table(conn)
     names = ", ".join(f'"{c}"' for c in COLUMNS)
-    conn.row_factory = sqlite3.Row
-    try:
-        rows = conn.execute(f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,)).fetchall()
-    finally:
-        conn.row_factory = None
+    found = rows(conn, f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,))
     fields = ("case", "puzzle", "instance", "encoding", "seed", "threads", "repeat", "time_limit_s")
     return [
         (
             PlannedRun(**{k: row[k] for k in fields}, options=json.loads(row["options"])),
             row["reason"],
         )
-        for row in rows
+        for row in found
     ]
 
 

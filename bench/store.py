@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
-from bench.store_layout import DEFAULT_STORE, connect
+from bench.store_layout import DEFAULT_STORE, connect, rows
 from models.registry import UsageError
 
 
@@ -91,28 +91,18 @@ def finish_sweep(conn: sqlite3.Connection, run_id: str, finished_at: str) -> Non
 
 def sweep(conn: sqlite3.Connection, run_id: str) -> dict[str, Any]:
     """The stored sweep of a run id (plan decoded); UnknownRunError if there is none."""
-    conn.row_factory = sqlite3.Row
-    try:
-        row = conn.execute("SELECT * FROM sweeps WHERE run_id = ?", (run_id,)).fetchone()
-    finally:
-        conn.row_factory = None
-    if row is None:
+    found = rows(conn, "SELECT * FROM sweeps WHERE run_id = ?", (run_id,))
+    if not found:
         raise UnknownRunError(f"unknown run id {run_id!r}: no sweep of that id in the store")
-    out = dict(row)
+    out = found[0]
     out["plan"] = json.loads(out["plan"] or "[]")
     out["arguments"] = json.loads(out["arguments"] or "{}")
     return out
 
 
 def stored_records(conn: sqlite3.Connection, run_id: str) -> list[RunRecord]:
-    conn.row_factory = sqlite3.Row
-    try:
-        rows = conn.execute(
-            "SELECT * FROM runs WHERE run_id = ? ORDER BY row_id", (run_id,)
-        ).fetchall()
-    finally:
-        conn.row_factory = None
-    return [RunRecord.from_row(dict(row)) for row in rows]
+    found = rows(conn, "SELECT * FROM runs WHERE run_id = ? ORDER BY row_id", (run_id,))
+    return [RunRecord.from_row(row) for row in found]
 
 
 def run_ids(store_path: str | Path = DEFAULT_STORE) -> list[str]:

@@ -216,3 +216,10 @@ def _store_error(path: Path, err: BaseException) -> StoreError:
     if "readonly" in text or "read-only" in text.lower() or not _writable(path.parent):
         return StoreError(f"{path}: results store cannot be written ({text})")
     return StoreError(f"{path}: results store failed: {text}")
+
+
+def rows(conn: sqlite3.Connection, sql: str, params: tuple = ()) -> list[dict[str, Any]]:
+    """A query's rows as dicts, column name -> value."""
+    cursor = conn.execute(sql, params)
+    names = [column[0] for column in cursor.description]
+    return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

@@ -26,7 +26,7 @@ from rich.table import Table
 
 from bench import store
 from bench.analysis.formats import missing
-from bench.analysis.stats import ANSWERED, run_time
+from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
 
@@ -156,7 +156,7 @@ def pytest_benchmark_json(frame: pd.DataFrame, environments: dict[str, dict]) ->
     data = frame.assign(time_s=run_time(frame) if len(frame) else [])
     benchmarks = []
     keys = ["case", "puzzle", "instance", "encoding", "options_text", "seed", "threads"]
-    data["options_text"] = [json.dumps(o or {}, sort_keys=True) for o in data["options"]]
+    data["options_text"] = [options_text(o) for o in data["options"]]
     for values, group in data.groupby(keys, sort=True):
         case, puzzle, instance, encoding, options, seed, threads = values
         times = sorted(float(t) for t in group["time_s"] if not missing(t))
