@@ -76,13 +76,12 @@ def main(args: argparse.Namespace) -> int:
              "verdicts": json.loads(shown.to_json(orient="records"))},
             indent=1,
         )  # fmt: skip
-        print(text)
-    elif args.format == "md":
-        text = _markdown(title, notes, counts, shown)
-        print(text)
     else:
         text = _markdown(title, notes, counts, shown)
+    if args.format == "table":
         _print_table(title, notes, counts, shown)
+    else:
+        print(text)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(text + "\n")
@@ -97,14 +96,8 @@ def _machines(base: Runs, cur: Runs, across: bool):
     change = f"machine {', '.join(sorted(machines[0]))} -> {', '.join(sorted(machines[1]))}"
     (_, base_cal), (_, cur_cal) = calibration(base), calibration(cur)
     if across and base_cal and cur_cal:
-        return (
-            [f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"],
-            (
-                base_cal,
-                cur_cal,
-            ),
-            True,
-        )
+        note = f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"
+        return [note], (base_cal, cur_cal), True
     return [f"{change}: times not compared (--across-versions scales them)"], (None, None), False
 
 
