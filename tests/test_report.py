@@ -30,15 +30,11 @@ def _fill(path: Path, run_id: str, repeats: int = 2) -> None:
             size = registry.load_instance(spec).size
             for encoding in ENCODINGS:
                 for repeat in range(repeats):
-                    m = run_isolated(RunTask("knights_tour", spec, encoding, time_limit_s=20))
-                    record = RunRecord(
-                        run_id=run_id, started_at=f"2026-11-30T00:00:{repeat:02d}", suite="test",
-                        case="tiny", puzzle="knights_tour", instance=spec, size=size,
-                        encoding=encoding, solver=registry.get_encoding("knights_tour", encoding).solver,
-                        repeat=repeat, time_limit_s=20, status=m.status,
-                        verified=m.verified, build_s=m.build_s, solve_s=m.solve_s, wall_s=m.wall_s,
-                        cpu_s=m.cpu_s, peak_rss_mb=m.peak_rss_mb, n_vars=m.n_vars,
-                        n_constraints=m.n_constraints, counters=m.counters, solution=m.solution,
+                    task = RunTask("knights_tour", spec, encoding, time_limit_s=20)
+                    record = RunRecord.assemble(
+                        task, run_isolated(task), run_id=run_id, suite="test", case="tiny",
+                        started_at=f"2026-11-30T00:00:{repeat:02d}", size=size, repeat=repeat,
+                        solver=registry.get_encoding("knights_tour", encoding).solver,
                     )  # fmt: skip
                     store.insert_run(conn, record)
 
