@@ -1,5 +1,10 @@
 """Command-line entry: one module per command under ``bench/commands``.
 
+Only the module of the command that runs is imported (and with it pandas, scipy or
+matplotlib where that command needs them), so ``bench --version``, ``bench list`` and
+``bench solve`` start without the analysis stack; the other commands are listed by the first
+line of their docstrings, read without importing them.
+
 ``python -m bench`` and the ``bench`` console script (``bench.console``) are the same program.
 Bad input of any kind (a malformed file, an unknown puzzle, encoding or run id, a
 broken suite) is reported as one line on stderr with exit code 2, never a traceback.
@@ -12,12 +17,16 @@ traceback of an internal fault.
 from __future__ import annotations
 
 import argparse
+import ast
 import errno
 import importlib
 import os
 import sqlite3
 import sys
+import tokenize
 import traceback
+from collections.abc import Iterable
+from pathlib import Path
 
 from models.base import InstanceError
 from models.registry import UsageError
@@ -116,7 +125,11 @@ def program_name() -> str:
     return "bench" if os.path.basename(sys.argv[0] or "") == "bench" else "python -m bench"
 
 
-def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+def build_parser(
+    prog: str | None = None, commands: Iterable[str] | None = None
+) -> argparse.ArgumentParser:
+    """The whole parser; with ``commands``, only those commands' modules are imported and
+    given their arguments (the others are there by name and help line, for --help)."""
     prog = prog or program_name()
     parser = _Parser(
         prog=prog,
@@ -128,13 +141,15 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(
         dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
     )
+    chosen = set(COMMANDS if commands is None else commands)
     for name, module_name in COMMANDS.items():
-        module = _command_module(module_name)
-        if module is None:
+        if name not in chosen:
+            sub.add_parser(name, help=_summary(module_name))
             continue
+        module = importlib.import_module(f"bench.commands.{module_name}")
         command = sub.add_parser(
             name,
-            help=(module.__doc__ or "").strip().splitlines()[0],
+            help=_summary(module_name),
             description=module.__doc__,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
@@ -143,17 +158,20 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _command_module(module_name: str):
-    try:
-        return importlib.import_module(f"bench.commands.{module_name}")
-    except ModuleNotFoundError as err:
-        if err.name == f"bench.commands.{module_name}":
-            return None  # command not built yet
-        raise
+def _summary(module_name: str) -> str:
+    """A command's help line: the first line of its module's docstring, read, not imported."""
+    path = Path(__file__).parent / "commands" / f"{module_name}.py"
+    with path.open(encoding="utf-8") as source:
+        for token in tokenize.generate_tokens(source.readline):
+            if token.type == tokenize.STRING:
+                return ast.literal_eval(token.string).strip().splitlines()[0]
+    return ""
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # the command is the first word (the top level has no options that take a value)
+    args = build_parser(commands=argv[:1]).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
     except (InstanceError, UsageError, BenchUsageError) as err:

@@ -40,6 +40,8 @@ CALIBRATION_ROUNDS = 3
 
 def collect(calibrate: bool = True) -> dict[str, Any]:
     """Everything a reader needs to trust or normalise the sweep's figures."""
+    encodings = [(f"{puzzle}/{name}", cls)
+                 for puzzle, encs in registry.encodings().items() for name, cls in encs.items()]  # fmt: skip
     env: dict[str, Any] = {
         "host": socket.gethostname(),
         "cpu_model": _cpu_model(),
@@ -50,27 +52,14 @@ def collect(calibrate: bool = True) -> dict[str, Any]:
         "python": platform.python_version(),
         "python_implementation": platform.python_implementation(),
         "libraries": _library_versions(),
-        "solvers": solver_versions(),
-        "encoding_hashes": {
-            f"{puzzle}/{name}": encoding_hash(cls)
-            for puzzle, encs in registry.encodings().items()
-            for name, cls in encs.items()
-        },
+        "solvers": {key: solver_version(cls) for key, cls in encodings},  # as each reports it
+        "encoding_hashes": {key: encoding_hash(cls) for key, cls in encodings},
     }
     env.update(_git())
     if calibrate:
         env["calibration_s"] = calibration()
         env["calibration_rounds"] = CALIBRATION_ROUNDS
     return env
-
-
-def solver_versions() -> dict[str, str]:
-    """``puzzle/encoding`` -> its solver's version string (as the encoding reports it)."""
-    out = {}
-    for puzzle, encs in registry.encodings().items():
-        for name, cls in encs.items():
-            out[f"{puzzle}/{name}"] = solver_version(cls)
-    return out
 
 
 def collect_isolated(calibrate: bool = True) -> dict[str, Any]:

@@ -28,10 +28,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from bench import skips, store
-from bench.measure import Measurement, RunningRun, start_run, wait_any
+from bench.measure import RunningRun, start_run, wait_any
+from bench.plan import PlannedRun
 from bench.record import RunRecord
 from bench.schedule import CoreSlots, SizeGate
-from bench.suites import PlannedRun
+from bench.task import Measurement
 from models import registry
 from models.base import INFEASIBLE, SOLVED, WRONG
 
@@ -133,11 +134,7 @@ class Sweep:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
         gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
         for record in self.records:
-            planned = PlannedRun(
-                record.case, record.puzzle, record.instance, record.encoding,
-                dict(record.options), record.seed, record.threads, record.repeat,
-            )  # fmt: skip
-            gate.finished(planned, record.status, started=False)
+            gate.finished(PlannedRun.of(record), record.status, started=False)
         return gate
 
     def _note(self, record: RunRecord) -> list[RunRecord]:
@@ -176,6 +173,23 @@ def _size(planned: PlannedRun) -> str:
     return f"{rows}x{cols}"
 
 
+def _next_run(
+    gate: SizeGate,
+    queue: deque[PlannedRun],
+    sweep: Sweep,
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    busy: bool,
+) -> PlannedRun | None:
+    """The next run to start, or None to wait for one in flight (``busy``); the runs the
+    gate skips on the way are stored as skipped."""
+    item, skipped = gate.take(queue)
+    for run, reason in skipped:
+        sweep.skip(run, reason, _size_in(instances, run))
+    if item is None and not busy and queue:
+        item = queue.popleft()  # cannot happen (a wait needs a run pending)
+    return item
+
+
 def run_local(
     planned: Iterable[PlannedRun],
     sweep: Sweep,
@@ -195,11 +209,7 @@ def run_local(
     try:
         while queue or active:
             while queue and len(active) < max(1, jobs):
-                item, skipped = gate.take(queue)
-                for run_skipped, reason in skipped:
-                    sweep.skip(run_skipped, reason, _size_in(instances, run_skipped))
-                if item is None and not active and queue:
-                    item = queue.popleft()  # cannot happen (a wait needs a run pending)
+                item = _next_run(gate, queue, sweep, instances, busy=bool(active))
                 if item is None:
                     break
                 loaded = instances.get((item.puzzle, item.instance))
@@ -223,12 +233,7 @@ def run_local(
             if on_tick:
                 on_tick()
     finally:
-        for (
-            _,
-            run,
-            _,
-            _,
-        ) in active.values():  # interrupted: no run (or its files) outlives the sweep
+        for _, run, _, _ in active.values():  # interrupted: no run (or its files) outlives it
             run.abort()
 
 
@@ -280,12 +285,7 @@ def run_dask(
 
         def submit_ready() -> None:
             while queue:
-                item, skipped = gate.take(queue)
-                for run_skipped, reason in skipped:
-                    size = instances[(run_skipped.puzzle, run_skipped.instance)].size
-                    sweep.skip(run_skipped, reason, size)
-                if item is None and not futures and queue:
-                    item = queue.popleft()  # cannot happen (a wait needs a run pending)
+                item = _next_run(gate, queue, sweep, instances, busy=bool(futures))
                 if item is None:
                     return
                 future = client.submit(

@@ -19,7 +19,8 @@ whole child process, set-up included.
 
 ``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
 keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
-The child's side lives in ``bench.run_child``.
+The child's side lives in ``bench.run_child``; what a run is asked to do and what it gives
+back (``RunTask``, ``Measurement``) in ``bench.task``.
 
 No process or file outlives its run: the parent is a child subreaper (an orphaned CBC
 comes back to it to be killed and reaped), each run gets its own temporary directory
@@ -40,15 +41,15 @@ import signal
 import tempfile
 import time
 import warnings
-from dataclasses import dataclass, field
 from typing import Any
 
 from bench import guard, procs
 from bench.run_child import LENGTH as _LENGTH
 from bench.run_child import READY
 from bench.run_child import child as _child
+from bench.task import Measurement, RunTask
 from models import registry, solvers
-from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
+from models.base import ERROR, MEMOUT, SOLVED, TIMEOUT, WRONG
 
 #: how long after the time limit the parent kills a run that did not stop by itself
 KILL_GRACE_S = 1.0
@@ -68,53 +69,6 @@ def warm_up() -> None:
             continue
     gc.collect()
     gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
-
-
-@dataclass(frozen=True)
-class RunTask:
-    """Everything a single run needs; picklable so it can travel to a Dask worker."""
-
-    puzzle: str
-    instance: str
-    encoding: str
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    threads: int = 1
-    time_limit_s: float | None = None
-    memory_limit_mb: float | None = None
-    #: after a solved run, ask the encoding whether the answer is the only one
-    #: (encodings with a ``check_unique(limits)`` method); timed apart as unique_s
-    check_unique: bool = False
-
-
-@dataclass
-class Measurement:
-    """What one isolated run produced, as measured by the parent."""
-
-    status: str
-    verified: bool = False
-    solution: dict[str, Any] | None = None
-    build_s: float | None = None
-    build_cpu_s: float | None = None  # CPU of the build alone: steadier than build_s under load
-    solve_s: float | None = None
-    wall_s: float = 0.0
-    cpu_s: float = 0.0
-    peak_rss_mb: float = 0.0
-    n_vars: int | None = None
-    n_constraints: int | None = None
-    counters: dict[str, float] = field(default_factory=dict)
-    error: str = ""
-    unique: bool | None = None  # only with RunTask.check_unique; None: not asked or undecided
-    unique_s: float = 0.0
-    generate_s: float = 0.0  # time the run spent making its gen: board (not part of wall_s)
-    #: a ``gen:`` board the run generated itself (not sent over JSON; see ``bench.remote``)
-    made_instance: Any = field(default=None, repr=False, compare=False)
-
-    @property
-    def overhead_s(self) -> float | None:
-        if self.build_s is None or self.solve_s is None:
-            return None
-        return max(0.0, self.wall_s - self.build_s - self.solve_s - self.unique_s)
 
 
 class RunningRun:
@@ -397,25 +351,7 @@ def _interpret(payload: bytes, stopped_as: str, wait_status: int) -> Measurement
         report = _unpickle_without_gc(payload)
     except Exception as err:
         return Measurement(ERROR, error=f"unreadable report from the run: {err}")
-    status = report.get("status", ERROR)
-    if status not in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR):
-        report["error"] = f"encoding returned unknown status {status!r}"
-        status = ERROR
-    return Measurement(
-        status=status,
-        solution=report.get("solution"),
-        build_s=report.get("build_s"),
-        build_cpu_s=report.get("build_cpu_s"),
-        solve_s=report.get("solve_s"),
-        n_vars=report.get("n_vars"),
-        n_constraints=report.get("n_constraints"),
-        counters=dict(report.get("counters") or {}),
-        error=report.get("error") or "",
-        unique=report.get("unique"),
-        unique_s=float(report.get("unique_s") or 0.0),
-        made_instance=report.get("instance"),
-        generate_s=float(report.get("generate_s") or 0.0),
-    )
+    return Measurement.from_report(report)
 
 
 def _unpickle_without_gc(payload: bytes) -> dict:

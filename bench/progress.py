@@ -8,7 +8,6 @@ logs, pipes): one line per finished run.
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 
@@ -27,9 +26,10 @@ from rich.progress import (
 from rich.table import Table
 
 from bench.analysis import stats
+from bench.analysis.formats import missing
 from bench.analysis.tables import with_config
+from bench.plan import PlannedRun
 from bench.record import RunRecord
-from bench.suites import PlannedRun
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
 REFRESH_S = 0.25
@@ -151,7 +151,7 @@ def summary_table(
     for row in stats.summary(frame, ("puzzle", "config")).itertuples(index=False):
         data = row._asdict()
         time_text = _seconds(data["median_time_s"])
-        if not _missing(data["time_iqr_s"]) and data["answered"] > 1:
+        if not missing(data["time_iqr_s"]) and data["answered"] > 1:
             time_text += f" ({_seconds(data['time_iqr_s'])})"
         overhead = data["median_overhead_s"]
         table.add_row(
@@ -162,7 +162,7 @@ def summary_table(
             time_text,
             _seconds(data["par2_s"]),
             _seconds(data["median_wall_s"]),
-            "-" if _missing(overhead) else f"{overhead * 1000:.1f}",
+            "-" if missing(overhead) else f"{overhead * 1000:.1f}",
         )
     return table
 
@@ -182,11 +182,7 @@ def problems(records: list[RunRecord], limit: int = 10) -> list[str]:
     return lines
 
 
-def _missing(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
 def _seconds(value) -> str:
-    if _missing(value):
+    if missing(value):
         return "-"
     return f"{value:.3f}" if value < 100 else f"{value:.0f}"

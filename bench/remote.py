@@ -22,7 +22,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from bench.measure import KILL_GRACE_S, Measurement
+from bench.measure import KILL_GRACE_S
+from bench.task import Measurement
 from models.base import ERROR
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -136,7 +137,8 @@ def _now() -> str:
 def main() -> int:
     """Helper process: one task (JSON) per stdin line, one Measurement per stdout line."""
     from bench import procs
-    from bench.measure import RunTask, run_isolated, warm_up
+    from bench.measure import run_isolated, warm_up
+    from bench.task import RunTask
 
     procs.die_with_parent(os.getppid())  # a killed worker takes its helper (and runs) along
     warm_up()

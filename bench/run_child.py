@@ -26,7 +26,7 @@ from models import registry
 from models.base import ERROR, MEMOUT, SOLVED, Limits
 
 if TYPE_CHECKING:
-    from bench.measure import RunTask
+    from bench.task import RunTask
 
 #: first byte a child sends: it is set up and waits for the go
 READY = b"R"

@@ -25,7 +25,7 @@ import os
 from collections import Counter, deque
 from collections.abc import Iterable
 
-from bench.suites import PlannedRun
+from bench.plan import PlannedRun
 from models.base import MEMOUT, TIMEOUT
 
 #: statuses that end a configuration's size sweep

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.suites import PlannedRun, run_key
+from bench.plan import PlannedRun, run_key
+from bench.store_layout import connect, rows
 
 COLUMNS = ("run_id", "case", "puzzle", "instance", "size", "encoding", "options", "seed",
            "threads", "repeat", "time_limit_s", "reason")  # fmt: skip
@@ -50,35 +51,29 @@ def stored(conn: sqlite3.Connection, run_id: str) -> list[tuple[PlannedRun, str]
     """The runs a sweep skipped so far, with their reasons."""
     ensure_table(conn)
     names = ", ".join(f'"{c}"' for c in COLUMNS)
-    conn.row_factory = sqlite3.Row
-    try:
-        rows = conn.execute(f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,)).fetchall()
-    finally:
-        conn.row_factory = None
+    found = rows(conn, f"SELECT {names} FROM skipped WHERE run_id = ?", (run_id,))
     fields = ("case", "puzzle", "instance", "encoding", "seed", "threads", "repeat", "time_limit_s")
     return [
         (
             PlannedRun(**{k: row[k] for k in fields}, options=json.loads(row["options"])),
             row["reason"],
         )
-        for row in rows
+        for row in found
     ]
 
 
 def keys(conn: sqlite3.Connection, run_id: str) -> set[tuple]:
-    """Resume keys (``suites.run_key``) of the runs a sweep skipped."""
+    """Resume keys (``plan.run_key``) of the runs a sweep skipped."""
     return {run_key(asdict(run)) for run, _ in stored(conn, run_id)}
 
 
 def load(store_path: str | Path, run_ids: Iterable[str] | None = None) -> pd.DataFrame:
     """Skipped runs as a DataFrame (columns ``COLUMNS``; options as dicts); opens the store
     read-only, so reports and analysis never write to it."""
-    from bench import store
-
     empty = pd.DataFrame(columns=list(COLUMNS))
     if not Path(store_path).is_file():
         return empty
-    with store.connect(store_path, readonly=True) as conn:
+    with connect(store_path, readonly=True) as conn:
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "skipped" not in tables:
             return empty

@@ -26,7 +26,7 @@ class SuiteError(UsageError):
 
 def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]:
     specs: list[str] = []
-    for item in _as_list(case.get("instances", [])):
+    for item in as_list(case.get("instances", [])):
         specs += _expand_item(where, rules, str(item))
     if "generate" in case:
         specs += _generated(where, rules.name, case["generate"])
@@ -141,9 +141,9 @@ def _generated(where: str, puzzle: str, sweep: Any) -> list[str]:
     keys = sorted(params)
     values = [params[k] if isinstance(params[k], list) else [params[k]] for k in keys]
     specs = []
-    for size in _as_list(sweep["sizes"]):
+    for size in as_list(sweep["sizes"]):
         rows, cols = _size(where, size)
-        for seed in _as_list(sweep.get("seeds", [0])):
+        for seed in as_list(sweep.get("seeds", [0])):
             for combo in itertools.product(*values):
                 extra = dict(zip(keys, combo, strict=True))
                 specs.append(registry.generated_spec(puzzle, rows, cols, int(seed), **extra))
@@ -193,7 +193,8 @@ def _check_keys(where: str, table: dict, allowed: set[str]) -> None:
         )
 
 
-def _as_list(value: Any) -> list:
+def as_list(value: Any) -> list:
+    """A TOML value that may be one item or an array of them, as a list."""
     return value if isinstance(value, list) else [value]
 
 

@@ -7,23 +7,23 @@ Defaults cascade: a case's own keys, then its file's ``[suite]`` table, then the
 ``[suite]`` of the file that included it, then the built-in defaults below.
 Instance paths and globs are relative to the repository root; a plain path or glob
 match that holds several puzzles (a collection) expands to every entry, ``PATH#1..K``.
+The planned runs themselves, and what the command line does to them, are ``bench.plan``'s.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-import json
 import sys
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench.measure import RunTask
-from bench.record import KEY_FIELDS
+from bench.plan import PlannedRun, in_rounds
 from bench.suite_instances import (
     REPO_ROOT,
     SuiteError,
+    as_list,
     checked_int,
     instance_specs,
     load,
@@ -63,47 +63,6 @@ CASE_KEYS = {
     "options",
     *DEFAULTS,
 }
-
-
-@dataclass(frozen=True)
-class PlannedRun:
-    """One run a suite asks for; the fields of ``KEY_FIELDS`` identify it within a sweep."""
-
-    case: str
-    puzzle: str
-    instance: str
-    encoding: str
-    options: dict[str, Any] = field(default_factory=dict)
-    seed: int = 0
-    threads: int = 1
-    repeat: int = 0
-    time_limit_s: float | None = None
-    memory_limit_mb: float | None = None
-    stop_at_timeout: bool = True
-
-    def key(self) -> tuple:
-        """The resume key (record.KEY_FIELDS), with options as canonical JSON."""
-        return run_key(asdict(self))
-
-    def task(self) -> RunTask:
-        """The measuring side's view of this run: the fields the two share by name."""
-        mine = asdict(self)
-        return RunTask(**{f.name: mine[f.name] for f in fields(RunTask) if f.name in mine})
-
-
-def run_key(values: dict[str, Any]) -> tuple:
-    """Key of a planned run or a stored record (``record.KEY_FIELDS``; options as dict or
-    JSON text, compared as canonical JSON)."""
-    key = []
-    for name in KEY_FIELDS:
-        value = values[name]
-        if name == "options":
-            value = json.dumps(json.loads(value) if isinstance(value, str) else value or {},
-                               sort_keys=True)  # fmt: skip
-        elif name in ("seed", "threads", "repeat"):
-            value = int(value)
-        key.append(value)
-    return tuple(key)
 
 
 @dataclass
@@ -170,13 +129,6 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
     )
 
 
-def in_rounds(runs: list[PlannedRun]) -> list[PlannedRun]:
-    """Every first repeat, then every second one, ...: a burst of load on the machine then
-    hits one repeat of many cases, not every repeat of one, so the spread of a case's
-    repeats shows the machine's noise (the order within a round is the suite's)."""
-    return sorted(runs, key=lambda run: run.repeat)
-
-
 class _Loader:
     """Reads a suite file and its includes into a flat list of cases with defaults applied."""
 
@@ -215,7 +167,7 @@ class _Loader:
                 self.jobs = positive_int(f"{path}: [suite]", "jobs", head["jobs"])
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
         out: list[tuple[Path, dict[str, Any]]] = []
-        for item in _as_list(path, "include", head.get("include", [])):
+        for item in as_list(head.get("include", [])):
             out += self.read(_include_path(path, str(item)), defaults, (*stack, resolved))
         cases = doc.get("cases", [])
         if not isinstance(cases, list):
@@ -246,10 +198,6 @@ def _check_keys(path: Path, where: str, table: dict, allowed: set[str]) -> None:
         )
 
 
-def _as_list(path: Path, key: str, value: Any) -> list:
-    return value if isinstance(value, list) else [value]
-
-
 def _expand_case(
     path: Path,
     case: dict[str, Any],
@@ -273,10 +221,8 @@ def _expand_case(
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     _check_option_targets(where, case, encodings)
     repeats = positive_int(where, "repeats", case["repeats"])
-    seeds = [checked_int(where, "seeds", s) for s in _as_list(path, "seeds", case["seeds"])]
-    threads = [
-        positive_int(where, "threads", t) for t in _as_list(path, "threads", case["threads"])
-    ]
+    seeds = [checked_int(where, "seeds", s) for s in as_list(case["seeds"])]
+    threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]
     limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
     memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
     stop = case["stop_at_timeout"]
@@ -287,21 +233,12 @@ def _expand_case(
         for enc in encodings:
             for options in option_sets[enc]:
                 for seed, thread_count, repeat in itertools.product(seeds, threads, range(repeats)):
-                    runs.append(
-                        PlannedRun(
-                            case["name"],
-                            rules.name,
-                            spec,
-                            enc,
-                            options,
-                            seed,
-                            thread_count,
-                            repeat,
-                            limit,
-                            memory,
-                            stop,
-                        )
-                    )
+                    run = PlannedRun(
+                        case=case["name"], puzzle=rules.name, instance=spec, encoding=enc,
+                        options=options, seed=seed, threads=thread_count, repeat=repeat,
+                        time_limit_s=limit, memory_limit_mb=memory, stop_at_timeout=stop,
+                    )  # fmt: skip
+                    runs.append(run)
     return runs
 
 
@@ -320,8 +257,8 @@ def _made_here(where: str, spec: str, generate: bool) -> bool:
 
 def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
     known = registry.encodings().get(puzzle, {})
-    chosen = [str(e) for e in _as_list(Path(), "encodings", case.get("encodings", list(known)))]
-    excluded = [str(e) for e in _as_list(Path(), "exclude", case.get("exclude_encodings", []))]
+    chosen = [str(e) for e in as_list(case.get("encodings", list(known)))]
+    excluded = [str(e) for e in as_list(case.get("exclude_encodings", []))]
     for name in chosen + excluded:
         if name not in known:
             raise SuiteError(
@@ -381,38 +318,3 @@ def _positive_number(where: str, key: str, value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
         raise SuiteError(f"{where}: {key} must be a positive number, got {value!r}")
     return float(value)
-
-
-def narrow(
-    runs: list[PlannedRun],
-    puzzle: str | None = None,
-    encoding: str | None = None,
-    repeats: int | None = None,
-    time_limit_s: float | None = None,
-    all_sizes: bool = False,
-) -> list[PlannedRun]:
-    """Apply the command line's filters and overrides to a plan (``run --puzzle/--encoding/...``)."""
-    if puzzle is not None:
-        registry.get_puzzle(puzzle)
-        runs = [r for r in runs if r.puzzle == puzzle]
-    if encoding is not None:
-        if not any(encoding in encs for encs in registry.encodings().values()):
-            raise UsageError(f"unknown encoding {encoding!r} (see `python -m bench list`)")
-        runs = [r for r in runs if r.encoding == encoding]
-    if time_limit_s is not None:
-        runs = [replace(r, time_limit_s=float(time_limit_s)) for r in runs]
-    if all_sizes:
-        runs = [replace(r, stop_at_timeout=False) for r in runs]
-    if repeats is not None:
-        firsts = _unique([replace(r, repeat=0) for r in runs])
-        runs = in_rounds([replace(r, repeat=i) for r in firsts for i in range(repeats)])
-    return runs
-
-
-def _unique(runs: list[PlannedRun]) -> list[PlannedRun]:
-    seen, out = set(), []
-    for run in runs:
-        if run.key() not in seen:
-            seen.add(run.key())
-            out.append(run)
-    return out

@@ -1,7 +1,9 @@
-"""Shared fixtures: the repository root as the working directory, and a CLI runner."""
+"""Shared fixtures: the repository root as the working directory, and two CLI runners."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import bench  # noqa: F401  (first: keeps numpy and pyarrow from starting threads)
+from bench import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,3 +36,15 @@ def run_cli(
         text=True,
         timeout=timeout,
     )
+
+
+def main_cli(*args: str) -> subprocess.CompletedProcess:
+    """``bench ARGS`` in this process, reported as ``run_cli`` reports it (exit code, stdout,
+    stderr): for what is answered before any run starts, without an interpreter's start-up."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = cli.main(list(args))
+        except SystemExit as stop:  # --help, --version and argparse's usage errors
+            code = int(stop.code or 0)
+    return subprocess.CompletedProcess(["bench", *args], code, out.getvalue(), err.getvalue())

@@ -9,19 +9,19 @@ import pytest
 
 from bench import cli, store, suites
 from models import registry
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, main_cli, run_cli
 from tests.test_cli import _assert_usage_error, _write
 
 
 def test_huge_knights_tour_file_is_refused_at_parse_time(tmp_path: Path) -> None:
     board = _write(tmp_path, "knights_tour", "100000 100000\n")
-    result = run_cli("solve", board, "--encoding", "circuit-cpsat", timeout=30)
+    result = main_cli("solve", board, "--encoding", "circuit-cpsat")
     _assert_usage_error(result, board, "10000000000 cells", "--max-cells")
 
 
 def test_huge_generated_board_and_suite_are_refused(tmp_path: Path) -> None:
     spec = "gen:knights_tour:100000x100000:0"
-    _assert_usage_error(run_cli("solve", spec, "--encoding", "circuit-cpsat"), spec, "cap")
+    _assert_usage_error(main_cli("solve", spec, "--encoding", "circuit-cpsat"), spec, "cap")
     suite = tmp_path / "huge.toml"
     suite.write_text(
         '[[cases]]\nname = "huge"\npuzzle = "numberlink"\nencodings = ["circuit-cpsat"]\n'
@@ -52,8 +52,8 @@ def test_solve_has_default_time_and_memory_limits(tmp_path: Path) -> None:
     assert 0 < doc["memory_limit_mb"] <= 4096
     assert doc["build_s"] < doc["wall_s"]
     _assert_usage_error(
-        run_cli("solve", "gen:knights_tour:6x6:0", "--encoding", "circuit-cpsat",
-                "--time-limit", "0"),
+        main_cli("solve", "gen:knights_tour:6x6:0", "--encoding", "circuit-cpsat",
+                 "--time-limit", "0"),
         "--time-limit",
     )  # fmt: skip
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import main_cli, run_cli
 
 NORVIG_FIRST = "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4."
 
@@ -30,7 +30,7 @@ def _write(tmp_path: Path, puzzle: str, text: str, name: str = "board.txt") -> s
 
 
 def test_list_json_has_contract_shape() -> None:
-    result = run_cli("list", "--json")
+    result = main_cli("list", "--json")
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert set(doc) == {"puzzles", "suites"}
@@ -42,7 +42,7 @@ def test_list_json_has_contract_shape() -> None:
 
 
 def test_list_table() -> None:
-    result = run_cli("list")
+    result = main_cli("list")
     assert result.returncode == 0, result.stderr
     assert "circuit-cpsat" in result.stdout
 
@@ -123,33 +123,33 @@ def test_malformed_file_is_one_line_and_exit_2(
     encoding = {"numberlink": "circuit-cpsat", "sudoku": "ilp-cbc", "knights_tour": "pbeq-z3"}[
         puzzle
     ]
-    _assert_usage_error(run_cli("solve", path, "--encoding", encoding), path, fragment)
+    _assert_usage_error(main_cli("solve", path, "--encoding", encoding), path, fragment)
 
 
 def test_missing_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "numberlink" / "nope.txt")
-    _assert_usage_error(run_cli("solve", missing, "--encoding", "circuit-cpsat"), missing)
+    _assert_usage_error(main_cli("solve", missing, "--encoding", "circuit-cpsat"), missing)
 
 
 def test_collection_entry_out_of_range(tmp_path: Path) -> None:
     path = _write(tmp_path, "sudoku", f"# two puzzles\n{NORVIG_FIRST}\n{NORVIG_FIRST}\n")
     ok = run_cli("solve", f"{path}#2", "--encoding", "ilp-cbc", "--json")
     assert ok.returncode == 0, ok.stderr
-    _assert_usage_error(run_cli("solve", f"{path}#3", "--encoding", "ilp-cbc"), "#3", "range")
+    _assert_usage_error(main_cli("solve", f"{path}#3", "--encoding", "ilp-cbc"), "#3", "range")
 
 
 def test_unknown_puzzle_and_encoding(tmp_path: Path) -> None:
     path = _write(tmp_path, "numberlink", "1 0 1\n0 0 0\n2 0 2\n")
     _assert_usage_error(
-        run_cli("solve", path, "--puzzle", "nonogram", "--encoding", "x"), "nonogram"
+        main_cli("solve", path, "--puzzle", "nonogram", "--encoding", "x"), "nonogram"
     )
     _assert_usage_error(
-        run_cli("solve", path, "--encoding", "no-such-encoding"), "no-such-encoding"
+        main_cli("solve", path, "--encoding", "no-such-encoding"), "no-such-encoding"
     )
 
 
 def test_usage_error_from_argparse_is_exit_2() -> None:
-    result = run_cli("solve")
+    result = main_cli("solve")
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
 
@@ -166,5 +166,5 @@ def test_check_unique() -> None:
     )
     assert json.loads(sparse.stdout)["unique"] is False
     _assert_usage_error(
-        run_cli("solve", "gen:sudoku:9x9:3:clues=20", "--encoding", "dlx", "--check-unique"), "dlx"
+        main_cli("solve", "gen:sudoku:9x9:3:clues=20", "--encoding", "dlx", "--check-unique"), "dlx"
     )

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.measure import RunTask, run_isolated
+from bench.measure import run_isolated
+from bench.task import RunTask
 from models import registry, solvers
 from models.base import INFEASIBLE, SOLVED, TIMEOUT
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from models import registry
-from tests.conftest import run_cli
+from tests.conftest import main_cli, run_cli
 
 SUITE = """
 [suite]
@@ -42,7 +42,7 @@ def _sweep(store: Path, suite: Path, *extra: str, stub: str = "") -> str:
 
 
 def _compare(store: Path, base: str, cur: str) -> tuple[int, list[dict]]:
-    done = run_cli("compare", base, cur, "--store", str(store), "--format", "json", "--all")
+    done = main_cli("compare", base, cur, "--store", str(store), "--format", "json", "--all")
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)["verdicts"]
 

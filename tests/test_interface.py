@@ -9,33 +9,26 @@ from pathlib import Path
 
 import pytest
 
-from bench import cli
-from tests.conftest import ROOT
+from tests.conftest import ROOT, main_cli
 
 
-def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
-    """The command line in this process (the subprocess start-up is tested once, below)."""
-    try:
-        code = cli.main(list(args))
-    except SystemExit as stop:  # --help and --version end through argparse
-        code = int(stop.code or 0)
-    return code, capsys.readouterr().out
+def test_version_names_the_project_and_its_solvers() -> None:
+    shown = main_cli("--version")  # the subprocess start-up is tested once, below
+    assert shown.returncode == 0 and shown.stdout.startswith("puzzle-bench ")
+    assert "ortools" in shown.stdout
 
 
-def test_version_names_the_project_and_its_solvers(capsys) -> None:
-    code, out = _main(capsys, "--version")
-    assert code == 0 and out.startswith("puzzle-bench ") and "ortools" in out
-
-
-def test_top_level_help_has_a_description_and_examples(capsys) -> None:
-    code, out = _main(capsys, "--help")
-    assert code == 0 and "examples:" in out and "run --suite all" in out
+def test_top_level_help_has_a_description_and_examples() -> None:
+    shown = main_cli("--help")
+    assert shown.returncode == 0 and "examples:" in shown.stdout
+    assert "run --suite all" in shown.stdout
 
 
 @pytest.mark.parametrize("shell", ["bash", "zsh"])
-def test_completion_script_is_printed(capsys, shell: str) -> None:
-    code, out = _main(capsys, "completion", shell)
-    assert code == 0 and "bench" in out and "--suite" in out and "completion" in out
+def test_completion_script_is_printed(shell: str) -> None:
+    shown = main_cli("completion", shell)
+    assert shown.returncode == 0 and "bench" in shown.stdout
+    assert "--suite" in shown.stdout and "completion" in shown.stdout
 
 
 def test_console_script_runs_like_python_m_bench() -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.measure import RunTask, run_isolated, start_run, wait_any
+from bench.measure import run_isolated, start_run, wait_any
+from bench.task import RunTask
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 from tests.stubs import stubs  # noqa: F401  (fixture)
 

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 
 from bench import store
-from bench.measure import RunTask, run_isolated
+from bench.measure import run_isolated
 from bench.record import RunRecord
+from bench.task import RunTask
 from models import registry
-from tests.conftest import run_cli
+from tests.conftest import main_cli
 
 # 5x5 has no closed tour; 3x10 and 5x6 share 30 cells (one tick, both named); four solved sizes
 # let the scaling fit run
@@ -29,15 +30,11 @@ def _fill(path: Path, run_id: str, repeats: int = 2) -> None:
             size = registry.load_instance(spec).size
             for encoding in ENCODINGS:
                 for repeat in range(repeats):
-                    m = run_isolated(RunTask("knights_tour", spec, encoding, time_limit_s=20))
-                    record = RunRecord(
-                        run_id=run_id, started_at=f"2026-11-30T00:00:{repeat:02d}", suite="test",
-                        case="tiny", puzzle="knights_tour", instance=spec, size=size,
-                        encoding=encoding, solver=registry.get_encoding("knights_tour", encoding).solver,
-                        repeat=repeat, time_limit_s=20, status=m.status,
-                        verified=m.verified, build_s=m.build_s, solve_s=m.solve_s, wall_s=m.wall_s,
-                        cpu_s=m.cpu_s, peak_rss_mb=m.peak_rss_mb, n_vars=m.n_vars,
-                        n_constraints=m.n_constraints, counters=m.counters, solution=m.solution,
+                    task = RunTask("knights_tour", spec, encoding, time_limit_s=20)
+                    record = RunRecord.assemble(
+                        task, run_isolated(task), run_id=run_id, suite="test", case="tiny",
+                        started_at=f"2026-11-30T00:00:{repeat:02d}", size=size, repeat=repeat,
+                        solver=registry.get_encoding("knights_tour", encoding).solver,
                     )  # fmt: skip
                     store.insert_run(conn, record)
 
@@ -51,7 +48,7 @@ def filled_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
-    result = run_cli("report", "base", "--store", str(filled_store), "--out", str(out))
+    result = main_cli("report", "base", "--store", str(filled_store), "--out", str(out))
     assert result.returncode == 0, result.stderr
     markdown = (out / "report.md").read_text()
     assert "virtual best" in markdown and "circuit-cpsat" in markdown
@@ -68,21 +65,21 @@ def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Pa
 def test_baseline_then_compare_same_runs_passes(
     filled_store: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    result = run_cli("baseline", "save", "base", "--name", "t", "--store", str(filled_store))
+    result = main_cli("baseline", "save", "base", "--name", "t", "--store", str(filled_store))
     assert result.returncode == 0, result.stderr
     saved = Path("results/baseline/t.json")
     try:
         doc = json.loads(saved.read_text())
         assert doc["format"].startswith("puzzle-bench-baseline")
         assert len(doc["runs"]) == len(SPECS) * len(ENCODINGS) * 2
-        same = run_cli("compare", "t", "base", "--store", str(filled_store))
+        same = main_cli("compare", "t", "base", "--store", str(filled_store))
         assert same.returncode == 0, same.stdout + same.stderr
         # the same runs with every counter doubled: a deterministic regression
         for row in doc["runs"]:
             row["counters"] = {k: v * 2 for k, v in (row["counters"] or {}).items()}
         slower = tmp_path / "slower.json"
         slower.write_text(json.dumps(doc))
-        worse = run_cli("compare", "t", str(slower), "--store", str(filled_store))
+        worse = main_cli("compare", "t", str(slower), "--store", str(filled_store))
         assert worse.returncode == 1, worse.stdout + worse.stderr
         assert "regression" in worse.stdout
     finally:
@@ -90,7 +87,7 @@ def test_baseline_then_compare_same_runs_passes(
 
 
 def test_compare_unknown_run_is_usage_error(filled_store: Path) -> None:
-    result = run_cli("compare", "nope", "base", "--store", str(filled_store))
+    result = main_cli("compare", "nope", "base", "--store", str(filled_store))
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1
 
@@ -210,13 +207,13 @@ def test_history_and_the_report_line_sweeps_up_by_commit(
             f"INSERT INTO runs (run_id, {columns}) SELECT 'next', {columns} FROM runs"
             " WHERE run_id = 'base'"
         )
-    shown = run_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
+    shown = main_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()
     assert lines[0].startswith("case,commit") and len(lines) == 1 + 2 * len(ENCODINGS)
     assert {line.split(",")[1] for line in lines[1:]} == {"a" * 10, "b" * 10}
     out = tmp_path / "report"
-    made = run_cli("report", "base", "next", "--store", str(path), "--out", str(out))
+    made = main_cli("report", "base", "next", "--store", str(path), "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert "Solve time across commits" in (out / "report.md").read_text()
     assert (out / "trend.png").stat().st_size > 10_000

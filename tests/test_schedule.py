@@ -12,9 +12,9 @@ import pytest
 
 from bench import skips, store
 from bench.commands.run import default_jobs
+from bench.plan import PlannedRun
 from bench.schedule import SizeGate, cells
-from bench.suites import PlannedRun
-from tests.conftest import run_cli
+from tests.conftest import main_cli, run_cli
 from tests.stubs import stub_env
 
 SUITE = """
@@ -91,7 +91,8 @@ def test_concurrent_runs_are_pinned_to_distinct_cores(swept) -> None:
 
 def test_gate_waits_for_smaller_boards_and_ignores_unsized_or_opted_out_runs() -> None:
     def run(instance: str, stop: bool = True) -> PlannedRun:
-        return PlannedRun("c", "knights_tour", instance, "e", stop_at_timeout=stop)
+        return PlannedRun(case="c", puzzle="knights_tour", instance=instance, encoding="e",
+                          stop_at_timeout=stop)  # fmt: skip
 
     small, big, other = run("a"), run("b"), run("x", stop=False)
     sizes = {("knights_tour", "a"): "6x6", ("knights_tour", "b"): "8x8",
@@ -153,6 +154,6 @@ def test_the_report_counts_runs_not_run_as_timeouts(swept, tmp_path: Path) -> No
     spin = runs[runs["case"] == "spin"]
     assert sorted(spin["status"]) == ["timeout"] * 3 and int(spin["not_run"].sum()) == 2
     out = tmp_path / "report"
-    made = run_cli("report", run_id, "--store", str(path), "--out", str(out), env=stub_env())
+    made = main_cli("report", run_id, "--store", str(path), "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert "2 planned runs were not run" in (out / "report.md").read_text()

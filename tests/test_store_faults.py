@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import cli, store
+from bench import cli, store, store_layout
 from tests.conftest import run_cli
 from tests.mounts import remount_readonly, tmpfs
 from tests.stubs import stub_env
@@ -70,7 +70,7 @@ def test_unusable_store_is_exit_3_one_line_and_left_untouched(
     else:
         _filled_store(path)
         with closing(sqlite3.connect(path)) as conn:
-            conn.execute(f"PRAGMA user_version = {store.SCHEMA_VERSION + 1}")
+            conn.execute(f"PRAGMA user_version = {store_layout.SCHEMA_VERSION + 1}")
         fragment = "newer layout"
     before = _digest(path)
     for argv in _read_commands(path):
@@ -114,7 +114,7 @@ def test_old_layout_is_read_without_a_write_then_migrated(tmp_path: Path) -> Non
     assert runs[0]["options"] is None and runs[0]["overhead_s"] is None  # columns it never had
     assert _digest(path) == before  # reading did not migrate (or lock) the file
     with store.connect(path) as conn:  # a writer migrates every table
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == store.SCHEMA_VERSION
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == store_layout.SCHEMA_VERSION
         sweeps = {r[1] for r in conn.execute("PRAGMA table_info(sweeps)")}
         assert {"started_at", "finished_at", "suite_text", "arguments"} <= sweeps
         assert store.sweep(conn, "old1")["started_at"] is None

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from bench import cli
-from bench.suites import PlannedRun, SuiteError, load_suite, narrow
+from bench.plan import PlannedRun, narrow
+from bench.suites import SuiteError, load_suite
 from models import registry
 from tests.conftest import run_cli
 from tests.stubs import stub_env, stubs  # noqa: F401  (fixture)
@@ -148,11 +149,9 @@ exclude_encodings = ["stub-spin"]
 
 
 def test_narrow_filters_and_overrides(tmp_path: Path) -> None:
-    runs = [
-        PlannedRun("c", "knights_tour", "gen:knights_tour:5x5:0", "stub-ok", {}, 0, 1, r, 5.0)
-        for r in range(3)
-    ]
-    runs.append(PlannedRun("c", "knights_tour", "gen:knights_tour:5x5:0", "stub-wrong"))
+    board = {"case": "c", "puzzle": "knights_tour", "instance": "gen:knights_tour:5x5:0"}
+    runs = [PlannedRun(**board, encoding="stub-ok", repeat=r, time_limit_s=5.0) for r in range(3)]
+    runs.append(PlannedRun(**board, encoding="stub-wrong"))
     assert len(narrow(runs, encoding="stub-ok")) == 3
     redone = narrow(runs, encoding="stub-ok", repeats=2, time_limit_s=1)
     assert [r.repeat for r in redone] == [0, 1] and {r.time_limit_s for r in redone} == {1.0}

@@ -56,9 +56,13 @@ def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
     figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
 
 
-def _title(ax: plt.Axes, text: str, title: bool) -> None:
+def _labels(ax: plt.Axes, x: str, y: str | None, heading: str, title: bool) -> None:
+    """Axis labels, and the heading unless the figure goes without one (a paper's caption)."""
+    ax.set_xlabel(x)
+    if y is not None:
+        ax.set_ylabel(y)
     if title:
-        ax.set_title(text)
+        ax.set_title(heading)
 
 
 def cactus(
@@ -77,9 +81,8 @@ def cactus(
                 markevery=max(1, len(times) // 12), **styles[config])  # fmt: skip
     ax.set_yscale("log")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_xlabel("instances answered")
-    ax.set_ylabel("time per instance [s]")
-    _title(ax, f"{puzzle}: cactus plot ({data['instance'].nunique()} instances)", title)
+    heading = f"{puzzle}: cactus plot ({data['instance'].nunique()} instances)"
+    _labels(ax, "instances answered", "time per instance [s]", heading, title)
     ax.grid(True, which="major", alpha=0.3)
     _legend(figure, ax, layout)
     return figure
@@ -117,9 +120,8 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
     ax.set_aspect("equal")
-    ax.set_xlabel(f"{config_x}: time [s]")
-    ax.set_ylabel(f"{config_y}: time [s]")
-    _title(ax, f"{puzzle}: {len(both)} instances\n(dashed: not answered; dotted: 10x)", title)
+    heading = f"{puzzle}: {len(both)} instances\n(dashed: not answered; dotted: 10x)"
+    _labels(ax, f"{config_x}: time [s]", f"{config_y}: time [s]", heading, title)
     figure.colorbar(points, ax=ax, label="log10 cells", shrink=0.8)
     return figure
 
@@ -172,9 +174,9 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
     ax.set_xscale("log")
     ax.set_yscale("log")
     _size_ticks(ax, data, layout)
-    ax.set_xlabel("board size (rows x cols; log scale of cells)")
-    ax.set_ylabel("time to a solution [s]")
-    _title(ax, f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)", title)
+    heading = f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)"
+    _labels(ax, "board size (rows x cols; log scale of cells)", "time to a solution [s]",
+            heading, title)  # fmt: skip
     ax.grid(True, which="major", alpha=0.3)
     _legend(figure, ax, layout)
     return figure
@@ -230,8 +232,8 @@ def par2_bars(
         ax.annotate(f" {answered}/{row.instances}", (row.par2_s, y), va="center", fontsize="small")
     ax.set_xscale("log")
     ax.set_xlim(right=float(table["par2_s"].max()) * 4)
-    ax.set_xlabel("PAR-2 [s]\n(per-instance mean;\nunanswered: 2x limit)")
-    _title(ax, f"{puzzle}:\nPAR-2 and instances answered", title)
+    x = "PAR-2 [s]\n(per-instance mean;\nunanswered: 2x limit)"
+    _labels(ax, x, None, f"{puzzle}:\nPAR-2 and instances answered", title)
     ax.grid(True, axis="x", which="major", alpha=0.3)
     return figure
 

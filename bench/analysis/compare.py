@@ -30,12 +30,12 @@ Pure pandas and numpy: no solver is imported.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from bench.analysis.stats import options_dict
 from bench.analysis.tables import ANSWERED, cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters, repeatable_counters
 
@@ -263,7 +263,7 @@ def _repeatable(runs: pd.DataFrame) -> set[str]:
     for solver, threads, options in zip(
         runs["solver"], runs["threads"], runs["options"], strict=True
     ):
-        declared |= set(repeatable_counters(str(solver), int(threads or 1), _dict(options)))
+        declared |= set(repeatable_counters(str(solver), int(threads or 1), options_dict(options)))
         effort |= set(effort_counters(str(solver)))
     seeds = runs.groupby("seed").size()
     shown = {n for n in values if all(seeds.get(s, 0) >= 2 for s in values[n])}
@@ -275,14 +275,6 @@ def _repeatable(runs: pd.DataFrame) -> set[str]:
         and all(len(v) == 1 for v in by_seed.values())
         and len(by_seed) == len(seeds)  # present on every seed
     }
-
-
-def _dict(value) -> dict:
-    if isinstance(value, dict):
-        return value
-    if isinstance(value, str) and value:
-        return json.loads(value)
-    return {}
 
 
 def _counter_total(runs: pd.DataFrame, name: str) -> float:

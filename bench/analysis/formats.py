@@ -24,9 +24,14 @@ _LATEX_SPECIAL = {
 }
 
 
+def missing(value: object) -> bool:
+    """None or NaN: a value a table shows as blank (or a dash)."""
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
 def cell(value: object, digits: int = 3) -> str:
     """One cell as text: blanks for missing values, ``digits`` significant figures for floats."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
+    if missing(value):
         return ""
     if isinstance(value, float):
         return f"{value:.{digits}g}"

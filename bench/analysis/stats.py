@@ -138,16 +138,16 @@ def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFra
     return out
 
 
-def counter_columns(runs: pd.DataFrame) -> list[str]:
-    """Names of the ``counter_*`` columns present (see store.flatten)."""
-    return [c for c in runs.columns if c.startswith("counter_")]
+def options_dict(options: object) -> dict:
+    """An options value (dict, JSON text or nothing) as a dict."""
+    if isinstance(options, str):
+        return json.loads(options) if options else {}
+    return dict(options or {})
 
 
 def options_text(options: object) -> str:
     """Canonical JSON of an options value (dict or JSON text), for grouping."""
-    if isinstance(options, str):
-        options = json.loads(options) if options else {}
-    return json.dumps(options or {}, sort_keys=True)
+    return json.dumps(options_dict(options), sort_keys=True)
 
 
 def _with_time(runs: pd.DataFrame) -> pd.DataFrame:

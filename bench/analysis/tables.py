@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bench.analysis.stats import ANSWERED, instance_status, par2_score, run_time
+from bench.analysis.stats import ANSWERED, instance_status, options_dict, par2_score, run_time
 
 
 def config_label(
@@ -36,7 +36,7 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
     configuration never appears under two names.
     """
     out = runs.copy()
-    options = [json.loads(o) if isinstance(o, str) and o else (o or {}) for o in out["options"]]
+    options = [options_dict(o) for o in out["options"]]
     # per (puzzle, encoding): one name may serve two puzzles with different options
     owners = list(zip(out["puzzle"], out["encoding"], strict=True))
     varying: dict[tuple[str, str], set[str]] = {}

@@ -7,7 +7,7 @@ import re
 
 from bench.analysis.sources import load_source, save_baseline
 from bench.cli import BenchUsageError
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 
 import pandas as pd
@@ -22,8 +21,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
+from bench.analysis.formats import missing
 from bench.analysis.sources import Runs, calibration, load_source
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
 
@@ -76,13 +76,12 @@ def main(args: argparse.Namespace) -> int:
              "verdicts": json.loads(shown.to_json(orient="records"))},
             indent=1,
         )  # fmt: skip
-        print(text)
-    elif args.format == "md":
-        text = _markdown(title, notes, counts, shown)
-        print(text)
     else:
         text = _markdown(title, notes, counts, shown)
+    if args.format == "table":
         _print_table(title, notes, counts, shown)
+    else:
+        print(text)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as out:
             out.write(text + "\n")
@@ -97,14 +96,8 @@ def _machines(base: Runs, cur: Runs, across: bool):
     change = f"machine {', '.join(sorted(machines[0]))} -> {', '.join(sorted(machines[1]))}"
     (_, base_cal), (_, cur_cal) = calibration(base), calibration(cur)
     if across and base_cal and cur_cal:
-        return (
-            [f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"],
-            (
-                base_cal,
-                cur_cal,
-            ),
-            True,
-        )
+        note = f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"
+        return [note], (base_cal, cur_cal), True
     return [f"{change}: times not compared (--across-versions scales them)"], (None, None), False
 
 
@@ -123,9 +116,9 @@ def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
 
 def _cells(row) -> list[str]:
     status = f"{row.base_status} -> {row.cur_status}" if isinstance(row.base_status, str) else ""
-    values = "" if _nan(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
+    values = "" if missing(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
     ratio = (
-        "" if _nan(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
+        "" if missing(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
     )
     return [row.puzzle, row.instance, row.config, row.aspect, status, values, ratio,
             row.verdict, row.reason]  # fmt: skip
@@ -166,10 +159,6 @@ def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame
 
 def _counts_line(counts: dict) -> str:
     return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare"
-
-
-def _nan(value) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
 
 
 def _fmt(value: float) -> str:

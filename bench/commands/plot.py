@@ -14,7 +14,7 @@ import pandas as pd
 
 from bench.analysis.sources import load_source, with_not_run
 from bench.cli import BenchUsageError
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 KINDS = ("cactus", "scatter", "scaling", "par2", "board")
 SUFFIXES = (".pdf", ".svg", ".png")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.analysis.sources import load_source, with_not_run
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

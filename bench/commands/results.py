@@ -25,7 +25,8 @@ from rich.console import Console
 from rich.table import Table
 
 from bench import store
-from bench.analysis.stats import ANSWERED, run_time
+from bench.analysis.formats import missing
+from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
 
@@ -155,10 +156,10 @@ def pytest_benchmark_json(frame: pd.DataFrame, environments: dict[str, dict]) ->
     data = frame.assign(time_s=run_time(frame) if len(frame) else [])
     benchmarks = []
     keys = ["case", "puzzle", "instance", "encoding", "options_text", "seed", "threads"]
-    data["options_text"] = [json.dumps(o or {}, sort_keys=True) for o in data["options"]]
+    data["options_text"] = [options_text(o) for o in data["options"]]
     for values, group in data.groupby(keys, sort=True):
         case, puzzle, instance, encoding, options, seed, threads = values
-        times = sorted(float(t) for t in group["time_s"] if not _missing(t))
+        times = sorted(float(t) for t in group["time_s"] if not missing(t))
         if not times:
             continue  # no answered repeat: nothing to time (statuses go in the summary)
         label = encoding + ("" if options == "{}" else options)
@@ -249,10 +250,6 @@ def _stats(times: list[float]) -> dict[str, Any]:
     }
 
 
-def _missing(value: Any) -> bool:
-    return value is None or (isinstance(value, float) and math.isnan(value))
-
-
 def _plain(value: Any) -> Any:
     """JSON-safe values: numpy scalars to Python, NaN to null."""
     if hasattr(value, "item") and not isinstance(value, (dict, list, str)):
@@ -263,7 +260,7 @@ def _plain(value: Any) -> Any:
 
 
 def _cell(value: Any) -> str:
-    if _missing(value):
+    if missing(value):
         return "-"
     if isinstance(value, float):
         return f"{value:.4g}"

@@ -32,6 +32,7 @@ from rich.console import Console
 from bench import environment, execute, measure, skips, store, suites
 from bench.cli import BenchUsageError
 from bench.commands.solve import add_max_cells, apply_max_cells
+from bench.plan import PlannedRun, narrow, run_key
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 
@@ -124,14 +125,14 @@ def main(args: argparse.Namespace) -> int:
         with store.connect(args.store) as conn:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
-            plan = [suites.PlannedRun(**item) for item in sweep_row["plan"]]
+            plan = [PlannedRun(**item) for item in sweep_row["plan"]]
             instances = suites.load_planned_instances(plan)
             env = _stored_environment(args.store, run_id)
             args.jobs = args.jobs or default_jobs()
             code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         return _report(args, run_id, code, bool(args.report))
     suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
-    plan = suites.narrow(
+    plan = narrow(
         suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit, args.all_sizes
     )
     if not plan:
@@ -166,7 +167,7 @@ def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> i
 
 def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     started = time.perf_counter()
-    stored = {suites.run_key(r.to_row()) for r in store.stored_records(conn, run_id)}
+    stored = {run_key(r.to_row()) for r in store.stored_records(conn, run_id)}
     stored |= skips.keys(conn, run_id)  # not run on purpose: a resume does not run them either
     todo = [p for p in plan if p.key() not in stored]
     console.print(
@@ -223,7 +224,7 @@ def _terminate(signum, frame) -> None:
     raise SystemExit(128 + signum)  # unwinds through the executor, which kills runs in flight
 
 
-def _sweep_row(suite: suites.Suite, plan: list[suites.PlannedRun], args) -> dict:
+def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args) -> dict:
     from dataclasses import asdict
 
     return {

@@ -18,9 +18,10 @@ import signal
 import sys
 
 from bench.environment import solver_version
-from bench.measure import RunTask, run_isolated
+from bench.measure import run_isolated
 from bench.options import parse_options
 from bench.record import RunRecord
+from bench.task import RunTask
 from models import registry
 from models.base import INFEASIBLE, SOLVED
 from models.registry import UsageError

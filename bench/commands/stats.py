@@ -22,7 +22,7 @@ from bench.analysis.formats import markdown_table
 from bench.analysis.sources import load_source, with_not_run
 from bench.analysis.tables import per_instance, with_config
 from bench.cli import BenchUsageError
-from bench.store import DEFAULT_STORE
+from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
 

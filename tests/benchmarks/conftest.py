@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.measure import Measurement, RunTask, run_isolated
+from bench.measure import run_isolated
+from bench.task import Measurement, RunTask
 from models.base import SOLVED
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,8 @@ import statistics
 
 import pytest
 
-from bench.measure import RunTask, prepare, run_isolated, warm_up
+from bench.measure import prepare, run_isolated, warm_up
+from bench.task import RunTask
 from tests.stubs import stubs  # noqa: F401  (fixture)
 
 RUNS = 40
