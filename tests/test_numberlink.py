@@ -281,3 +281,15 @@ def test_ha_reference_solutions_verify():
             label = next(k for k, ends in board.ends.items() if start in ends)
             by_label[label] = cells
         assert verify(board, {"paths": by_label}) is None, path.name
+
+
+def test_published_style_solutions_verify():
+    """Each board of the published-style set ships the one cover its generator planted."""
+    import json
+
+    boards = sorted((ROOT / "instances/numberlink/published-style").glob("*.txt"))
+    assert len(boards) == 270
+    for path in boards:
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None, path.name
