@@ -338,3 +338,15 @@ def test_fill_sat_fills_long_paths_by_local_search_and_repeats():
     outcome = run("fill-sat", parity)
     assert outcome.status == "infeasible"
     assert outcome.counters["attempts"] == 1 and outcome.counters["steps"] == 0
+
+
+def test_published_style_solutions_verify():
+    """Each board of the published-style set ships the one cover its generator planted."""
+    import json
+
+    boards = sorted((ROOT / "instances/numberlink/published-style").glob("*.txt"))
+    assert len(boards) == 270
+    for path in boards:
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None, path.name

@@ -108,7 +108,8 @@ def test_agrees_with_degree_sat_on_the_public_set() -> None:
 
 
 def test_check_unique() -> None:
-    for path in sorted(glob.glob("instances/numberlink/unique/u_1[02]x*.txt")):
+    small = "instances/numberlink/published-style/p_8x8_s*.txt"
+    for path in sorted(glob.glob("instances/numberlink/unique/u_1[02]x*.txt") + glob.glob(small)):
         enc = PathSearchNumba({})
         enc.build(_load(path), Limits())
         assert enc.solve(Limits(time_limit_s=10)).status == SOLVED

@@ -39,6 +39,10 @@ covered), never of a unique solution, so a search that exhausts proves infeasibi
   a piece entering and leaving through v closes a cycle with no end: dead. With
   exactly one contact (open end a), P is one piece from a's neighbour to v's
   neighbour visiting all of P, so P's surplus is fixed by the parities of a and v.
+* ``cut cell``: with v and P as above, a pair whose ends are not adjacent, one end
+  stepping only into P or v and the other never into P (or either end only into v),
+  has its rest pass through v (it runs through empty cells of the region, and P meets
+  the rest only at v). Two such pairs would share v: dead.
 
 Option ``unique`` (the ``assume_unique`` option of the encoding) adds a rule that is
 NOT a consequence of the rules: a path never touches itself (no cell of pair k is
@@ -263,7 +267,7 @@ def _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
 
 
 @njit(cache=True)
-def _pockets(nbr, par, col, headof, disc, low, sub, itr, stack):
+def _pockets(nbr, par, col, headof, disc, low, sub, itr, stack, ends, done):
     """``pocket`` (module docstring): Tarjan's articulation search over the empty cells.
 
     ``sub[v, 0]`` counts open-end contacts of v's DFS subtree, ``sub[v, 1]`` the parities
@@ -316,10 +320,61 @@ def _pockets(nbr, par, col, headof, disc, low, sub, itr, stack):
                         want = 1 if a_par == 1 else -1
                     if sub[v, 2] != want:
                         return False
+                elif _crossings(p, disc[v], t, nbr, col, disc, ends, done) > 1:
+                    return False
             sub[p, 0] += sub[v, 0]
             sub[p, 1] += sub[v, 1]
             sub[p, 2] += sub[v, 2]
     return True
+
+
+@njit(cache=True)
+def _side(a, p, lo, hi, nbr, col, disc):
+    """Where end ``a`` may step: 1 into P (disc in [lo, hi)) and maybe the cut cell p,
+    2 outside P and maybe p, 3 into p only, 0 otherwise."""
+    inside = False
+    outside = False
+    at_p = False
+    for d in range(4):
+        x = nbr[a, d]
+        if x < 0 or col[x] != 0:
+            continue
+        if x == p:
+            at_p = True
+            continue
+        if lo <= disc[x] < hi:
+            inside = True
+        else:
+            outside = True
+    if inside and not outside:
+        return 1
+    if outside and not inside:
+        return 2
+    if at_p and not inside and not outside:
+        return 3
+    return 0
+
+
+@njit(cache=True)
+def _crossings(p, lo, hi, nbr, col, disc, ends, done):
+    """``cut cell``: pairs whose rest must pass the cut cell p between part P and the
+    rest of its region (one end steps only into P or p, the other never into P)."""
+    count = 0
+    for k in range(done.shape[0]):
+        if done[k]:
+            continue
+        a, b = ends[2 * k], ends[2 * k + 1]
+        adjacent = False
+        for d in range(4):
+            if nbr[a, d] == b:
+                adjacent = True
+        if adjacent:
+            continue
+        sa = _side(a, p, lo, hi, nbr, col, disc)
+        sb = _side(b, p, lo, hi, nbr, col, disc)
+        if sa == 3 or sb == 3 or (sa == 1 and sb == 2) or (sa == 2 and sb == 1):
+            count += 1
+    return count
 
 
 @njit(cache=True)
@@ -415,7 +470,7 @@ def _propagate(
         return meta[EMPTY] == 0
     if not _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
         return False
-    return _pockets(nbr, par, col, headof, disc, low, sub, itr, stack)
+    return _pockets(nbr, par, col, headof, disc, low, sub, itr, stack, ends, done)
 
 
 @njit(cache=True)
