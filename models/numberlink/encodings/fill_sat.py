@@ -183,8 +183,8 @@ class FillSat(DegreeSat):
             if not fill.balanced():
                 break
             fill.grow()
-            for _ in range(STEPS):
-                if not fill.free:
+            for step in range(STEPS):
+                if not fill.free or (step % 64 == 0 and stop and time.monotonic() > stop):
                     break
                 fill.step()
                 steps += 1
