@@ -21,8 +21,9 @@ it non-zero no attempt can fill the board, and the search stops at once.
 
 Every step keeps each pair joined by one simple path and no cell on two paths, so a
 state without free cells is a solution (which the puzzle's verifier checks anyway).
-``attempts`` attempts of ``steps`` steps, seeded by the run's seed: the counters
-``attempts`` and ``steps`` repeat exactly. If no attempt fills the board, the model of
+At most ``attempts`` attempts of ``STEPS`` hole moves, and ``STEPS_PER_CELL`` moves per
+cell in all (on small boards SAT is quicker than a long walk), seeded by the run's seed:
+the counters ``attempts`` and ``steps`` repeat exactly. If no attempt fills the board, the model of
 ``degree-sat`` (with its options) is solved in the time left. The local search never
 claims "no solution", and the SAT loop claims it only when its formula is
 unsatisfiable, so the encoding is complete.
@@ -42,6 +43,7 @@ from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.rules import Board
 
 STEPS = 2000  # hole moves per attempt before a fresh routing
+STEPS_PER_CELL = 100  # hole moves in all, per cell of the board
 
 
 class LocalFill:
@@ -173,8 +175,9 @@ class FillSat(DegreeSat):
         attempts = steps = 0
         # the search may use half the time; the SAT loop always gets the rest
         stop = None if limits.time_limit_s is None else start + limits.time_limit_s / 2
+        budget = STEPS_PER_CELL * self.grid.n
         for _ in range(self.option("attempts")):
-            if stop is not None and time.monotonic() > stop:
+            if steps >= budget or (stop is not None and time.monotonic() > stop):
                 break
             attempts += 1
             fill = LocalFill(self.grid, rng, self.option("span"))
@@ -183,7 +186,7 @@ class FillSat(DegreeSat):
             if not fill.balanced():
                 break
             fill.grow()
-            for step in range(STEPS):
+            for step in range(min(STEPS, budget - steps)):
                 if not fill.free or (step % 64 == 0 and stop and time.monotonic() > stop):
                     break
                 fill.step()
