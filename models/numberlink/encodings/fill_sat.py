@@ -1,8 +1,9 @@
 """Route-and-fill local search, then ``degree-sat``: for boards with few long paths.
 
-Such boards have many full covers, yet CDCL finds long paths badly (the SAT models
-of ``degree-sat`` are slow there however they are guided). The search below builds a
-cover the other way round, from routes that are easy to find, then fills the board:
+Such boards have many full covers, but the SAT model of ``degree-sat`` must find
+long routes by propagation, which CDCL does badly (measurements:
+``docs/experiments/numberlink-frontier.md``). The search below builds a cover the
+other way round, from routes that are easy to find, then fills the board:
 
 1. *route*: each pair by a breadth-first shortest path over free cells, pairs and
    neighbours in a random order; an attempt in which a pair finds no route ends;
@@ -21,10 +22,11 @@ it non-zero no attempt can fill the board, and the search stops at once.
 
 Every step keeps each pair joined by one simple path and no cell on two paths, so a
 state without free cells is a solution (which the puzzle's verifier checks anyway).
-At most ``attempts`` attempts of ``STEPS`` hole moves, and ``STEPS_PER_CELL`` moves per
-cell in all (on small boards SAT is quicker than a long walk), seeded by the run's seed:
-the counters ``attempts`` and ``steps`` repeat exactly. If no attempt fills the board, the model of
-``degree-sat`` (with its options) is solved in the time left. The local search never
+At most ``attempts`` attempts of ``STEPS`` hole moves, ``STEPS_PER_CELL`` moves per cell
+in all (on small boards SAT is quicker than a long walk) and half the time limit,
+seeded by the run's seed: within the time the counters ``attempts`` and ``steps``
+repeat exactly. If no attempt fills the board, the model of ``degree-sat`` (with its
+options) is solved in the time left. The local search never
 claims "no solution", and the SAT loop claims it only when its formula is
 unsatisfiable, so the encoding is complete.
 """
