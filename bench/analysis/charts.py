@@ -121,7 +121,8 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     ax.set_ylim(low, high)
     ax.set_aspect("equal")
     heading = f"{puzzle}: {len(both)} instances\n(dashed: not answered; dotted: 10x)"
-    _labels(ax, f"{config_x}: time [s]", f"{config_y}: time [s]", heading, title)
+    x_label, y_label = (_wrapped(f"{c}: time [s]", 44) for c in (config_x, config_y))
+    _labels(ax, x_label, y_label, heading, title)
     figure.colorbar(points, ax=ax, label="log10 cells", shrink=0.8)
     return figure
 
