@@ -15,6 +15,8 @@ from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT
 
 #: statuses a run may report about itself (``wrong`` is the parent's verdict, never a report)
 REPORTED = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR)
+#: what only the parent measures or decides: never taken from a run's own report
+PARENT_MEASURES = {"verified", "wall_s", "cpu_s", "peak_rss_mb", "made_instance"}
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,7 @@ class Measurement:
     def from_report(cls, report: dict[str, Any]) -> Measurement:
         """The child's report (``bench.run_child``): every key named like a field, and the
         board the run generated (``instance``); a status the run may not report is an error."""
-        names = {f.name for f in fields(cls)}
+        names = {f.name for f in fields(cls)} - PARENT_MEASURES
         values = {k: v for k, v in report.items() if k in names}
         status = values.get("status", ERROR)
         if status not in REPORTED:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import copy
 import itertools
+import json
 from pathlib import Path
 
 import pytest
 
 from models.base import InstanceError, Limits
 from models.numberlink import PUZZLE
+from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
 from models.numberlink.generate import generate_with_solution
 from models.numberlink.rules import LETTER, format_board, parse
 from models.numberlink.verify import verify
@@ -272,8 +274,6 @@ def test_ra_boards_full_cover_status(name):
 
 
 def test_ha_reference_solutions_verify():
-    import json
-
     for path in sorted(PUBLIC.glob("*_ha_*.txt")):
         board = parse(path.read_text(), str(path))
         paths = json.loads(path.with_suffix(".sol.json").read_text())
@@ -295,8 +295,6 @@ def _edges_of(grid, cell_paths):
 
 
 def test_join_cycles_makes_a_detached_ring_a_detour_of_the_path():
-    from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
-
     board = board_of("1 0 0 1\n0 0 0 0\n0 0 0 0\n")
     grid = grid_of(board)
     top = [(0, 0), (0, 1), (0, 2), (0, 3)]
@@ -307,8 +305,6 @@ def test_join_cycles_makes_a_detached_ring_a_detour_of_the_path():
 
 
 def test_join_cycles_gives_up_when_no_parallel_edge_touches_the_cycle():
-    from models.numberlink.encodings._common import grid_of, join_cycles
-
     board = board_of("0 0 1 1\n0 0 2 2\n")
     grid = grid_of(board)
     square = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)]
@@ -342,8 +338,6 @@ def test_fill_sat_fills_long_paths_by_local_search_and_repeats():
 
 def test_published_style_solutions_verify():
     """Each board of the published-style set ships the one cover its generator planted."""
-    import json
-
     boards = sorted((ROOT / "instances/numberlink/published-style").glob("*.txt"))
     assert len(boards) == 270
     for path in boards:

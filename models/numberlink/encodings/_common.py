@@ -133,6 +133,18 @@ def boundary_edges(grid: Grid, cells: Iterable[int]) -> list[int]:
     ]
 
 
+def solution_or_cycles(
+    grid: Grid, used: list[int], join: bool
+) -> tuple[dict | None, list[list[int]]]:
+    """A degree model's solution, or its detached cycles to cut. With ``join`` the cycles
+    are first joined to paths (``join_cycles``); the solution is then that cover."""
+    cycles = cycles_without_ends(grid, used)
+    cover = used if not cycles else (join_cycles(grid, used) if join else None)
+    if cover is None:
+        return None, cycles
+    return {"paths": paths_from_edges(grid, sorted(cover))}, []
+
+
 def join_cycles(grid: Grid, used: Iterable[int]) -> set[int] | None:
     """Join every detached cycle of a degree-feasible cover to a path, or None.
 

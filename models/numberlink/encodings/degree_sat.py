@@ -51,10 +51,8 @@ from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize
 from models.numberlink.encodings._common import (
     Grid,
     boundary_edges,
-    cycles_without_ends,
     grid_of,
-    join_cycles,
-    paths_from_edges,
+    solution_or_cycles,
     useless_edges,
 )
 from models.numberlink.rules import Board
@@ -221,11 +219,9 @@ class DegreeSat(Encoding):
                     return Outcome(INFEASIBLE, None, counters)
                 model = sat.get_model()
                 used = [i for i in range(len(e)) if model[e[i] - 1] > 0]
-                cycles = cycles_without_ends(grid, used)
-                joined = None if self.option("repair") == "none" else join_cycles(grid, used)
-                if not cycles or joined is not None:
-                    cover = used if not cycles else sorted(joined)
-                    return Outcome(SOLVED, {"paths": paths_from_edges(grid, cover)}, counters)
+                solution, cycles = solution_or_cycles(grid, used, self.option("repair") == "join")
+                if solution is not None:
+                    return Outcome(SOLVED, solution, counters)
                 for cells in cycles:
                     for clause in self._cuts(grid, cells, used):
                         sat.add_clause(clause)

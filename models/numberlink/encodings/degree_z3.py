@@ -29,10 +29,8 @@ import z3
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import (
     boundary_edges,
-    cycles_without_ends,
     grid_of,
-    join_cycles,
-    paths_from_edges,
+    solution_or_cycles,
     useless_edges,
 )
 from models.numberlink.rules import Board
@@ -106,11 +104,9 @@ class DegreeZ3(Encoding):
                 return Outcome(TIMEOUT, None, counters, solver.reason_unknown())
             model = solver.model()
             used = [i for i in range(len(e)) if z3.is_true(model.eval(e[i], True))]
-            cycles = cycles_without_ends(grid, used)
-            joined = None if self.option("repair") == "none" else join_cycles(grid, used)
-            if not cycles or joined is not None:
-                cover = used if not cycles else sorted(joined)
-                return Outcome(SOLVED, {"paths": paths_from_edges(grid, cover)}, counters)
+            solution, cycles = solution_or_cycles(grid, used, self.option("repair") == "join")
+            if solution is not None:
+                return Outcome(SOLVED, solution, counters)
             for cells in cycles:
                 inside = set(cells)
                 solver.add(z3.Or([e[i] for i in sorted(set(boundary_edges(grid, cells)))]))

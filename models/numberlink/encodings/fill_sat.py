@@ -43,6 +43,7 @@ from models.base import SOLVED, Limits, ModelSize, Outcome
 from models.numberlink.encodings._common import Grid
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.rules import Board
+from models.solvers import effort_counters
 
 STEPS = 2000  # hole moves per attempt before a fresh routing
 STEPS_PER_CELL = 100  # hole moves in all, per cell of the board
@@ -194,14 +195,13 @@ class FillSat(DegreeSat):
                 fill.step()
                 steps += 1
             if not fill.free:
-                paths = {self.grid.labels[k]: p for k, p in fill.paths.items()}
-                solution = {
-                    "paths": {k: [list(self.grid.cell(v)) for v in p] for k, p in paths.items()}
+                cells = {
+                    self.grid.labels[k]: [list(self.grid.cell(v)) for v in path]
+                    for k, path in fill.paths.items()
                 }
-                zero = dict.fromkeys(
-                    ("conflicts", "decisions", "propagations", "restarts", "rounds"), 0
-                )
-                return Outcome(SOLVED, solution, {**zero, "attempts": attempts, "steps": steps})
+                no_sat = dict.fromkeys(effort_counters(self.solver), 0)  # no SAT call made
+                counters = {**no_sat, "attempts": attempts, "steps": steps}
+                return Outcome(SOLVED, {"paths": cells}, counters)
         left = None
         if limits.time_limit_s is not None:
             left = max(0.0, limits.time_limit_s - (time.monotonic() - start))

@@ -3,8 +3,8 @@
 Paths grow from their open ends, one decision at a time at the end with the fewest
 moves; forced moves, dead cells, stranded pairs and regions, cut cells that two pairs
 would need and a chessboard parity count prune (``_pathsearch.py`` states each rule
-with the reason it holds for every full cover). It answers ``solved`` with a full cover (the harness verifies it),
-``infeasible`` only when the search is exhausted with sound rules alone, ``timeout``
+with the reason it holds for every full cover). It answers ``solved`` with a full
+cover (the harness verifies it), ``infeasible`` only when the search is exhausted with sound rules alone, ``timeout``
 when the time limit runs out (the clock is read between chunks of decisions).
 
 Option ``restart`` (default 0: none) restarts the search with random tie-breaks after a
