@@ -216,3 +216,28 @@ def test_times_from_another_machine_are_not_compared_but_counters_are() -> None:
         times_comparable=False,
     ).table
     assert _solve_row(timed)["verdict"] == "not comparable"
+
+
+def test_a_machine_slower_at_every_build_is_not_a_build_regression() -> None:
+    """Six encodings, all builds 1.7x slower (the machine): same. One of them 2.5x slower
+    on top (its code): that one is a regression, the others the same."""
+    rng = np.random.default_rng(5)
+    names = [f"enc{i}" for i in range(6)]
+    cases = [(i, "solved", [0.5, 0.5, 0.5]) for i in "ab"]
+
+    def sweep(factor: dict[str, float]) -> pd.DataFrame:
+        return pd.concat(
+            _runs(cases, {"conflicts": 10}, encoding=name).assign(
+                build_cpu_s=0.02 * factor.get(name, 1.0) * (1 + 0.02 * rng.standard_normal(6))
+            )
+            for name in names
+        )
+
+    base = sweep({})
+    builds = lambda table: table[table["aspect"] == "build"].set_index("config")  # noqa: E731
+    slow = builds(compare_runs(base, sweep(dict.fromkeys(names, 1.7))).table)
+    assert set(slow["verdict"]) == {"same"} and "divided out" in slow["reason"].iloc[0]
+    one = builds(compare_runs(base, sweep({**dict.fromkeys(names, 1.7), "enc2": 4.25})).table)
+    assert one.loc["enc2", "verdict"] == "regression"
+    assert one.loc["enc2", "ratio"] == pytest.approx(2.5, rel=0.05)
+    assert set(one.drop(index="enc2")["verdict"]) == {"same"}

@@ -23,6 +23,10 @@ gives one *build* row pooled over its instances. The rules (after BenchExec and 
   seconds on both sides when one side's records predate ``build_cpu_s``). The
   build is pooled per configuration (geometric mean over instances, bootstrapped over
   instances and repeats): a change to an encoding's model building shows on all of them.
+  The median build ratio over all configurations (the machine's drift between the two
+  sweeps) is divided out first: one encoding's slower build stands out, a sweep that ran
+  slower everywhere does not; a change that slowed every build alike is left to the
+  counters and solve times.
 - Times from different machines (another CPU model or core count) are "not comparable"
   unless calibration figures are given to scale them.
 Pure pandas and numpy: no solver is imported.
@@ -63,6 +67,8 @@ MIN_SOLVE_DIFF_S = 0.05
 #: instances whose median build takes less CPU than this are left out of the pooled build
 MIN_BUILD_S = 0.002
 BOOTSTRAP_SAMPLES = 2000
+#: build drift common to all configurations is divided out only when this many say it
+MIN_DRIFT_CONFIGS = 5
 
 
 @dataclass(frozen=True)
@@ -109,20 +115,24 @@ def compare_runs(
         else:
             rows.append({**row, **rules.solve(base_groups[key], cur_groups[key], rng)})
     both = set(base_groups) & set(cur_groups)
+    builds = []
     for puzzle, config in sorted({(p, c) for p, _, c in both}):
         pairs = [
             (base_groups[k], cur_groups[k]) for k in sorted(both) if k[::2] == (puzzle, config)
         ]
-        rows.append(
-            {
-                "puzzle": puzzle,
-                "instance": f"(build, {len(pairs)} instances)",
-                "config": config,
-                "aspect": "build",
-                **rules.build(pairs, rng),
-            }
-        )
+        head = {"puzzle": puzzle, "instance": f"(build, {len(pairs)} instances)"}
+        builds.append({**head, "config": config, "aspect": "build", **rules.build(pairs, rng)})
+    drift = _machine_drift(builds)
+    rows += [rules.without_drift(row, drift) for row in builds]
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
+
+
+def _machine_drift(builds: list[dict]) -> float:
+    """The median build-time ratio over the configurations judged by time: what the machine
+    did to every build at once (a shift that no spread within a sweep shows); 1 when too
+    few configurations say it."""
+    ratios = [row["ratio"] for row in builds if "ratio" in row and not pd.isna(row["ratio"])]
+    return float(np.median(ratios)) if len(ratios) >= MIN_DRIFT_CONFIGS else 1.0
 
 
 def _status(group: pd.DataFrame) -> str:
@@ -198,6 +208,17 @@ class _Rules:
             "ratio_high": high,
         }
         return {**out, **self._time_verdict(ratio, low, high, "build time")}
+
+    def without_drift(self, row: dict, drift: float) -> dict:
+        """A build row judged against the machine's common drift: one encoding's slower
+        build still stands out, a sweep that was slower everywhere does not."""
+        if "ratio" not in row or pd.isna(row["ratio"]) or abs(drift - 1) < 0.01:
+            return row
+        ratio, low, high = (row[k] / drift for k in ("ratio", "ratio_low", "ratio_high"))
+        judged = self._time_verdict(ratio, low, high, "build time")
+        reason = f"{judged['reason']} (all builds x{drift:.2f}: divided out)"
+        return {**row, "ratio": ratio, "ratio_low": low, "ratio_high": high, **judged,
+                "reason": reason}  # fmt: skip
 
     def _by_counters(self, base: pd.DataFrame, cur: pd.DataFrame) -> dict | None:
         names = _repeatable(base) & _repeatable(cur)
