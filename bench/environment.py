@@ -19,6 +19,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,10 +39,12 @@ LIBRARIES = (
 CALIBRATION_ROUNDS = 3
 
 
-def collect(calibrate: bool = True) -> dict[str, Any]:
-    """Everything a reader needs to trust or normalise the sweep's figures."""
+def collect(calibrate: bool = True, puzzles: Iterable[str] | None = None) -> dict[str, Any]:
+    """Everything a reader needs to trust or normalise the sweep's figures; the solver
+    versions and encoding hashes of the encodings of ``puzzles`` (all when None)."""
+    names = registry.puzzles() if puzzles is None else sorted(set(puzzles))
     encodings = [(f"{puzzle}/{name}", cls)
-                 for puzzle, encs in registry.encodings().items() for name, cls in encs.items()]  # fmt: skip
+                 for puzzle in names for name, cls in registry.puzzle_encodings(puzzle).items()]  # fmt: skip
     env: dict[str, Any] = {
         "host": socket.gethostname(),
         "cpu_model": _cpu_model(),
@@ -62,7 +65,9 @@ def collect(calibrate: bool = True) -> dict[str, Any]:
     return env
 
 
-def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
+def collect_isolated(
+    calibrate: bool = True, puzzles: Iterable[str] | None = None
+) -> dict[str, Any]:
     """``collect`` in a forked child, so no solver is touched in the (forking) parent."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -73,7 +78,7 @@ def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)  # a solver's banner (HiGHS prints one) stays off the terminal
             os.dup2(devnull, 2)
-            data = json.dumps(collect(calibrate)).encode()
+            data = json.dumps(collect(calibrate, puzzles)).encode()
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
         except BaseException:
@@ -84,7 +89,7 @@ def collect_isolated(calibrate: bool = True) -> dict[str, Any]:
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
     if status != 0 or not data:
-        return collect(calibrate)  # the child failed: collect here rather than go without
+        return collect(calibrate, puzzles)  # the child failed: collect here rather than go without
     return json.loads(data)
 
 
@@ -124,28 +129,26 @@ def module_file(name: str) -> Path | None:
     return None
 
 
-def project_imports(path: Path) -> set[str]:
+@cache
+def project_imports(path: Path) -> frozenset[str]:
     """Project modules (``bench.*``, ``models.*``) a file imports, lazy imports included
-    (imports only for type checkers are not)."""
+    (imports only for type checkers, under ``if TYPE_CHECKING:``, are not)."""
     found: set[str] = set()
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {  # ``if TYPE_CHECKING:`` imports never run
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING"
-        for inner in ast.walk(node)
-    }
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
+    todo: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            todo.extend(node.orelse)
             continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
         else:
+            todo.extend(ast.iter_child_nodes(node))
             continue
         found.update(n for n in names if n.split(".")[0] in PROJECT_PACKAGES and module_file(n))
-    return found
+    return frozenset(found)
 
 
 def dependency_files(main: Path) -> set[Path]:

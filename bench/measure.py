@@ -41,6 +41,7 @@ import signal
 import tempfile
 import time
 import warnings
+from collections.abc import Iterable
 from typing import Any
 
 from bench import guard, procs
@@ -59,10 +60,15 @@ MEMORY_POLL_S = 0.05
 IDLE_POLL_S = 0.5
 
 
-def warm_up() -> None:
-    """Import every encoding and the usual solver modules once, before any fork."""
-    registry.encodings()
-    for name in (m for solver in solvers.SOLVERS.values() for m in solver.warm_modules):
+def warm_up(puzzles: Iterable[str] | None = None) -> None:
+    """Import the encodings of ``puzzles`` (all when None) and their solvers' modules once,
+    before any fork."""
+    names = registry.puzzles() if puzzles is None else sorted(set(puzzles))
+    classes = [cls for puzzle in names for cls in registry.puzzle_encodings(puzzle).values()]
+    used = {cls.solver for cls in classes}
+    for name in (
+        m for key, solver in solvers.SOLVERS.items() if key in used for m in solver.warm_modules
+    ):
         try:
             __import__(name)
         except ImportError:

@@ -76,7 +76,10 @@ def narrow(
         registry.get_puzzle(puzzle)
         runs = [r for r in runs if r.puzzle == puzzle]
     if encoding is not None:
-        if not any(encoding in encs for encs in registry.encodings().values()):
+        planned = {r.puzzle for r in runs}
+        if not any(encoding in registry.puzzle_encodings(p) for p in planned) and not any(
+            encoding in encs for encs in registry.encodings().values()
+        ):
             raise UsageError(f"unknown encoding {encoding!r} (see `python -m bench list`)")
         runs = [r for r in runs if r.encoding == encoding]
     if time_limit_s is not None:

@@ -256,7 +256,7 @@ def _made_here(where: str, spec: str, generate: bool) -> bool:
 
 
 def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
-    known = registry.encodings().get(puzzle, {})
+    known = registry.puzzle_encodings(puzzle)
     chosen = [str(e) for e in as_list(case.get("encodings", list(known)))]
     excluded = [str(e) for e in as_list(case.get("exclude_encodings", []))]
     for name in chosen + excluded:

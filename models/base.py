@@ -146,3 +146,6 @@ class Puzzle:
     tiny: tuple[str, ...] = ()
     #: specs with no solution that complete encodings prove infeasible in about a second
     tiny_infeasible: tuple[str, ...] = ()
+    #: the package whose modules define this puzzle's encodings (``models.<name>.encodings``
+    #: when empty); the registry imports only the packages of the puzzles asked for
+    encodings_package: str = ""

@@ -1,8 +1,10 @@
 """Finds puzzles and encodings by scanning the package, and loads instances by spec.
 
-A puzzle is a package ``models/<name>/`` exposing ``PUZZLE``; an encoding is any
-``Encoding`` subclass defined in ``models/<pkg>/encodings/<file>.py``. Extra modules
-(test stand-ins, plugins) are imported from the comma-separated environment variable
+A puzzle is a package ``models/<name>/`` exposing ``PUZZLE``; its encodings are the
+``Encoding`` subclasses defined in the modules of its encodings package
+(``Puzzle.encodings_package``, by default ``models/<name>/encodings/``). Only the package
+of the puzzle asked for is imported: a Sudoku run never loads numba. Extra modules (test
+stand-ins, plugins) are imported from the comma-separated environment variable
 ``PUZZLE_BENCH_PLUGINS``, so forked runs see them too.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -48,32 +51,48 @@ def puzzles() -> dict[str, Puzzle]:
     return dict(sorted(found.items()))
 
 
-def _encoding_modules() -> list[str]:
-    names = []
-    for info in pkgutil.iter_modules(models.__path__):
-        pkg_dir = Path(models.__path__[0]) / info.name / "encodings"
-        if info.ispkg and pkg_dir.is_dir():
-            for sub in pkgutil.iter_modules([str(pkg_dir)]):
-                names.append(f"models.{info.name}.encodings.{sub.name}")
-    names += [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
-    return names
+def _plugin_modules() -> list[str]:
+    return [m.strip() for m in os.environ.get(PLUGINS_ENV, "").split(",") if m.strip()]
+
+
+def _package_modules(package: str) -> list[str]:
+    spec = importlib.util.find_spec(package)
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    return [f"{package}.{info.name}" for info in pkgutil.iter_modules(folders)]
 
 
 @cache
+def _encoding_classes(module_name: str) -> tuple[type[Encoding], ...]:
+    module = importlib.import_module(module_name)
+    return tuple(
+        cls
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if issubclass(cls, Encoding)
+        and not inspect.isabstract(cls)
+        and cls.__module__ == module.__name__
+    )
+
+
+def _package_of(puzzle: str) -> str:
+    return get_puzzle(puzzle).encodings_package or f"models.{puzzle}.encodings"
+
+
+@cache
+def puzzle_encodings(puzzle: str) -> dict[str, type[Encoding]]:
+    """Encoding name -> class for one puzzle; imports its encodings package and the plugins."""
+    package = _package_of(puzzle)
+    found = {
+        cls.name: cls
+        for module_name in [*_package_modules(package), *_plugin_modules()]
+        for cls in _encoding_classes(module_name)
+        if puzzle in cls.puzzles
+    }
+    return dict(sorted(found.items()))
+
+
 def encodings() -> dict[str, dict[str, type[Encoding]]]:
     """puzzle -> encoding name -> class, for every puzzle (possibly empty)."""
-    table: dict[str, dict[str, type[Encoding]]] = {name: {} for name in puzzles()}
-    for module_name in _encoding_modules():
-        module = importlib.import_module(module_name)
-        for _, cls in inspect.getmembers(module, inspect.isclass):
-            if (
-                issubclass(cls, Encoding)
-                and not inspect.isabstract(cls)
-                and cls.__module__ == module.__name__
-            ):
-                for puzzle in cls.puzzles:
-                    table.setdefault(puzzle, {})[cls.name] = cls
-    return {p: dict(sorted(encs.items())) for p, encs in table.items()}
+    return {puzzle: puzzle_encodings(puzzle) for puzzle in puzzles()}
 
 
 def get_puzzle(name: str) -> Puzzle:
@@ -84,8 +103,20 @@ def get_puzzle(name: str) -> Puzzle:
 
 
 def get_encoding(puzzle: str, name: str) -> type[Encoding]:
-    get_puzzle(puzzle)
-    known = encodings().get(puzzle, {})
+    """The class of one encoding. Encodings live one to a file named after them, so the
+    module ``circuit_cpsat`` is tried alone first; plugins (which may stand in for a
+    built-in name) and any other layout go through the whole package."""
+    stem = name.replace("-", "_")
+    module_name = f"{_package_of(puzzle)}.{stem}"
+    if (
+        stem.isidentifier()
+        and not _plugin_modules()
+        and importlib.util.find_spec(module_name) is not None
+    ):
+        for cls in _encoding_classes(module_name):
+            if cls.name == name and puzzle in cls.puzzles:
+                return cls
+    known = puzzle_encodings(puzzle)
     if name not in known:
         raise UsageError(
             f"unknown encoding {name!r} for puzzle {puzzle!r} (known: {', '.join(known) or 'none'})"

@@ -113,7 +113,6 @@ def main(args: argparse.Namespace) -> int:
             " anyone who reaches it can run code): prefer tls:// or an SSH tunnel",
             file=sys.stderr,
         )
-    measure.warm_up()
     console = Console()
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table
@@ -126,8 +125,9 @@ def main(args: argparse.Namespace) -> int:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
             plan = [PlannedRun(**item) for item in sweep_row["plan"]]
+            measure.warm_up(r.puzzle for r in plan)
             instances = suites.load_planned_instances(plan)
-            env = _stored_environment(args.store, run_id)
+            env = _stored_environment(args.store, run_id, {r.puzzle for r in plan})
             args.jobs = args.jobs or default_jobs()
             code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         return _report(args, run_id, code, bool(args.report))
@@ -139,7 +139,8 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
-    env = environment.collect_isolated()
+    measure.warm_up(r.puzzle for r in plan)  # before the environment's fork: the child inherits it
+    env = environment.collect_isolated(puzzles={r.puzzle for r in plan})
     with store.connect(args.store) as conn:
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
         store.save_environment(conn, run_id, env)
@@ -243,6 +244,6 @@ ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs",
                   "pin", "all_sizes")  # fmt: skip
 
 
-def _stored_environment(store_path: str, run_id: str) -> dict:
+def _stored_environment(store_path: str, run_id: str, puzzles: set[str]) -> dict:
     envs = store.environments(store_path, [run_id])
-    return envs.get(run_id) or environment.collect_isolated()
+    return envs.get(run_id) or environment.collect_isolated(puzzles=puzzles)

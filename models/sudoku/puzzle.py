@@ -25,4 +25,5 @@ def make_puzzle(name: str, diagonal: bool, tiny: tuple[str, ...], infeasible: tu
         split=split,
         tiny=tiny,
         tiny_infeasible=infeasible,
+        encodings_package="models.sudoku.encodings",  # Sudoku X shares them
     )

@@ -24,8 +24,8 @@ def stub_env(**extra: str) -> dict[str, str]:
 @pytest.fixture
 def stubs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(registry.PLUGINS_ENV, STUB_MODULE)
-    registry.encodings.cache_clear()
+    registry.puzzle_encodings.cache_clear()
     registry.encodings()
     yield
     monkeypatch.delenv(registry.PLUGINS_ENV)
-    registry.encodings.cache_clear()
+    registry.puzzle_encodings.cache_clear()
