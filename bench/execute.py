@@ -275,7 +275,8 @@ def run_dask(
     with Client(scheduler, timeout="30s") as client:
         if not sweep.environment.get("workers"):  # each worker measures its own machine
             try:
-                workers = client.run(remote.worker_environment)
+                puzzles = sorted({r.puzzle for r in queue})
+                workers = client.run(remote.worker_environment, puzzles)
             except Exception as err:  # an environment is worth having, not worth failing for
                 workers = {"error": f"{type(err).__name__}: {err}"}
             sweep.environment["workers"] = workers

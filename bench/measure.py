@@ -60,19 +60,23 @@ MEMORY_POLL_S = 0.05
 IDLE_POLL_S = 0.5
 
 
+_warm_puzzles: set[str] = set()
+
+
 def warm_up(puzzles: Iterable[str] | None = None) -> None:
     """Import the encodings of ``puzzles`` (all when None) and their solvers' modules once,
-    before any fork."""
-    names = registry.puzzles() if puzzles is None else sorted(set(puzzles))
-    classes = [cls for puzzle in names for cls in registry.puzzle_encodings(puzzle).values()]
-    used = {cls.solver for cls in classes}
-    for name in (
-        m for key, solver in solvers.SOLVERS.items() if key in used for m in solver.warm_modules
-    ):
-        try:
-            __import__(name)
-        except ImportError:
-            continue
+    before any fork; puzzles already warm cost nothing."""
+    wanted = set(registry.puzzles() if puzzles is None else puzzles) - _warm_puzzles
+    if not wanted:
+        return
+    used = {cls.solver for p in wanted for cls in registry.puzzle_encodings(p).values()}
+    for solver in (solvers.SOLVERS[key] for key in sorted(used) if key in solvers.SOLVERS):
+        for name in solver.warm_modules:
+            try:
+                __import__(name)
+            except ImportError:
+                continue
+    _warm_puzzles.update(wanted)
     gc.collect()
     gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
 

@@ -88,11 +88,12 @@ def _drop(helper: subprocess.Popen) -> None:
     _local.helper = None
 
 
-def worker_environment() -> dict[str, Any]:
-    """Run by ``Client.run`` on every worker: its machine, versions and calibration figure."""
+def worker_environment(puzzles: list[str] | None = None) -> dict[str, Any]:
+    """Run by ``Client.run`` on every worker: its machine, versions (of the encodings of
+    ``puzzles``, all when None) and calibration figure."""
     from bench.environment import collect
 
-    return collect(calibrate=True)
+    return collect(calibrate=True, puzzles=puzzles)
 
 
 def failure(message: str) -> dict[str, Any]:
@@ -141,14 +142,15 @@ def main() -> int:
     from bench.task import RunTask
 
     procs.die_with_parent(os.getppid())  # a killed worker takes its helper (and runs) along
-    warm_up()
     host = socket.gethostname()
     for line in sys.stdin:
         if not line.strip():
             continue
         started_at = _now()
         try:
-            result = run_isolated(RunTask(**json.loads(line)))
+            task = RunTask(**json.loads(line))
+            warm_up([task.puzzle])  # once a puzzle: every later run of it forks warm
+            result = run_isolated(task)
         except Exception as err:  # bad input on this worker (a missing file): the run's error
             result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
         made, result.made_instance = result.made_instance, None  # a board the run made: not JSON
