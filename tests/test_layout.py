@@ -1,4 +1,5 @@
-"""The shape of the code: no two modules import each other (directly or around a circle)."""
+"""The shape of the code: no two modules import each other (directly or around a circle),
+every module is on the README's map, and no docstring in models/ outgrows its code."""
 
 from __future__ import annotations
 
@@ -84,3 +85,23 @@ def test_the_readme_layout_map_names_every_module() -> None:
     for path in sorted((ROOT / "bench" / "commands").glob("*.py")):
         if path.name != "__init__.py":
             assert path.stem in layout, f"command module {path.name} is missing from the layout"
+
+
+def test_no_module_docstring_in_models_is_longer_than_its_code() -> None:
+    """Docstrings describe the model and prove its rules; history and figures live in
+    docs/experiments/ and stored sweeps, so no docstring outgrows the code it explains."""
+    import ast
+
+    for path in sorted((ROOT / "models").rglob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        doc = ast.get_docstring(tree, clean=False)
+        if not doc or not tree.body[1:]:
+            continue  # a package's one-line marker has no code to outgrow
+        code = [
+            line
+            for line in source.splitlines()[tree.body[0].end_lineno :]
+            if line.strip() and not line.strip().startswith("#")
+        ]
+        doc_lines = doc.strip().count("\n") + 1
+        assert doc_lines <= len(code), f"{path.relative_to(ROOT)}: {doc_lines} > {len(code)}"
