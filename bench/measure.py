@@ -1,7 +1,7 @@
 """Measure one run in its own process, forked from a warm parent.
 
-Why fork: the parent has already imported every solver library (the registry imports
-every encoding), so a run pays neither the 0.1-0.4 s of imports nor a fresh
+Why fork: the parent has already imported the encodings of the sweep's puzzles and
+their solver libraries (``warm_up``), so a run pays neither the imports nor a fresh
 interpreter; a fork + wait costs a few milliseconds. The child makes itself a
 process group so that a kill reaches a solver's own child processes (CBC).
 The parent measures from the operating system (``os.wait4``: CPU of the run and
