@@ -137,7 +137,7 @@ encodings = ["stub-ok"]
 repeats = 6
 time_limit_s = 20
 [cases.options.stub-ok]
-delay = 1.0
+delay = 0.6
 """
     )
     path, pids = tmp_path / "bench.sqlite", tmp_path / "pids"
@@ -156,8 +156,10 @@ delay = 1.0
         os.kill(sweep.pid, signal.SIGKILL)
         sweep.wait(10)
     in_flight = int(pids.read_text().split()[-1])
-    time.sleep(0.5)
-    assert not Path(f"/proc/{in_flight}").exists() or _zombie(in_flight), "a run outlived its sweep"
+    deadline = time.monotonic() + 5  # the guard kills the run's group once the sweep is gone
+    while Path(f"/proc/{in_flight}").exists() and not _zombie(in_flight):
+        assert time.monotonic() < deadline, "a run outlived its sweep"
+        time.sleep(0.05)
     before = store.load(path)
     assert 2 <= len(before) < 6
     run_id = before["run_id"][0]

@@ -94,7 +94,7 @@ class Honest(_Stub):
     """Solves by backtracking; ``delay`` seconds of sleep first make slow-ish runs."""
 
     name = "stub-ok"
-    option_choices: ClassVar = {"delay": (0.0, 0.3, 1.0)}
+    option_choices: ClassVar = {"delay": (0.0, 0.3, 0.6)}
 
     def solve(self, limits: Limits) -> Outcome:
         _note_pid(os.getpid())
