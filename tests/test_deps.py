@@ -89,3 +89,22 @@ def test_a_missing_cbc_is_a_clear_error_and_list_still_works(tmp_path: Path) -> 
     doc = json.loads(solved.stdout)
     assert doc["status"] == "error" and "no CBC binary" in doc["error"]
     assert doc["solver_version"].startswith("cbc unavailable")
+
+
+@pytest.mark.parametrize(
+    ("load", "absent"),
+    [
+        # one encoding: only its own file (and its solver) is imported
+        ("registry.get_encoding('numberlink', 'circuit-cpsat')", ("numba", "z3", "pulp")),
+        # one puzzle: only its encodings package
+        ("registry.puzzle_encodings('sudoku_x')", ("numba", "models.numberlink.encodings")),
+    ],
+)
+def test_the_registry_imports_only_what_is_asked_for(load: str, absent: tuple[str, ...]) -> None:
+    probe = f"import json, sys; from models import registry; {load}; print(json.dumps(list(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    loaded = set(json.loads(out.stdout))
+    assert not loaded & set(absent), sorted(loaded & set(absent))
