@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from bench.analysis.stats import ANSWERED, par2_score
+from bench.analysis.stats import ANSWERED, par2_score, time_limits
 
 TIE_RATIO = 1.10  # the slower within 10 % of the faster: a tie
 FLOOR_S = 0.05  # times below this are timer noise: clipped before any ratio
@@ -47,16 +47,15 @@ PAIR_COLUMNS = ("puzzle", "a", "b", "common", "wins", "losses", "ties", "neither
 
 def censored_times(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(times, answered): instance x config tables, unanswered censored at the time limit."""
-    data = instances.copy()
-    answered = data["status"].isin(ANSWERED) & data["time_s"].notna()
-    limit = pd.to_numeric(data["time_limit_s"], errors="coerce").astype(float)
-    fallback = limit.max() if limit.notna().any() else data["time_s"].max()
-    data["censored_s"] = data["time_s"].where(answered, limit.fillna(fallback))
-    data["answered"] = answered
-    times = data.pivot_table(
-        index="instance", columns="config", values="censored_s", aggfunc="first"
+    answered = instances["status"].isin(ANSWERED) & instances["time_s"].notna()
+    limits = time_limits(instances["time_limit_s"], instances["time_s"])
+    data = instances.assign(
+        censored_s=instances["time_s"].where(answered, limits), answered=answered
     )
-    flags = data.pivot_table(index="instance", columns="config", values="answered", aggfunc="first")
+    times, flags = (
+        data.pivot_table(index="instance", columns="config", values=v, aggfunc="first")
+        for v in ("censored_s", "answered")
+    )
     return times, flags.astype("boolean")
 
 
@@ -156,7 +155,7 @@ def paired(instances: pd.DataFrame, puzzle: str | None = None, pairs: str = "all
 
 def readable(pairs: pd.DataFrame) -> pd.DataFrame:
     """The pairs table as text cells, for the terminal, Markdown and the report."""
-    out = pd.DataFrame(
+    return pd.DataFrame(
         {
             "puzzle": pairs["puzzle"],
             "A": pairs["a"],
@@ -177,7 +176,6 @@ def readable(pairs: pd.DataFrame) -> pd.DataFrame:
             "Wilcoxon p": [_p(p) for p in pairs["wilcoxon_p"]],
         }
     )
-    return out
 
 
 def method_text() -> str:
