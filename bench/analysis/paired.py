@@ -1,25 +1,11 @@
 """Paired statistics between two configurations on the instances both ran: "A beats B".
 
 Pure functions over per-instance tables (``tables.per_instance``); nothing here imports a
-solver. The reading of one instance, for one configuration:
-
-- answered (solved or proved infeasible): its median build + solve time;
-- anything else (timeout, memout, error, wrong): **censored at its time limit**, that is
-  counted as if it had answered exactly at the limit. The true time is at least that, so
-  every ratio involving a censored run understates the answered side's advantage: the
-  censoring is conservative, the same convention as PAR scores (without the factor 2).
-
-Times are clipped below at ``FLOOR_S`` before any ratio, so the timer's noise on
-millisecond runs never reads as a 5x speed-up.
-
-- wins / losses / ties: a tie is both unanswered, both within ``FLOOR_S``, or the slower
-  within ``TIE_RATIO`` of the faster; otherwise the answered one, or the faster, wins.
-- speed-up: the geometric mean over instances of ``time(B) / time(A)`` (above 1: A is
-  faster), with a percentile bootstrap interval over instances (``BOOTSTRAP`` resamples,
-  seed ``SEED``, so the same runs always print the same interval).
-- Wilcoxon signed-rank test (scipy) on the paired log-time differences: the p-value of
-  "neither configuration is systematically faster". Instances neither answered carry no
-  information and are left out of both the speed-up and the test.
+solver. The method is ``method_text`` (printed with every table). Censoring an unanswered
+run at its time limit is the PAR convention without the factor 2: the true time is at
+least that, so every ratio understates the answered side's advantage. Clipping at
+``FLOOR_S`` keeps the timer's noise on millisecond runs from reading as a 5x speed-up;
+the fixed seed prints the same interval for the same runs.
 """
 
 from __future__ import annotations

@@ -131,11 +131,9 @@ def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFra
             "n": "answered",
         }
     )
-    walls = median_iqr(runs, "wall_s", by)[[*by, "median"]].rename(
-        columns={"median": "median_wall_s"}
-    )
-    overhead = median_iqr(runs, "overhead_s", by)[[*by, "median"]].rename(
-        columns={"median": "median_overhead_s"}
+    walls, overhead = (
+        median_iqr(runs, c, by)[[*by, "median"]].rename(columns={"median": f"median_{c}"})
+        for c in ("wall_s", "overhead_s")
     )
     scores = par2(runs, by)[[*by, "par2_s"]]
     out = counts

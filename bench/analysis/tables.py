@@ -56,10 +56,8 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (puzzle, instance, config): median time over repeats and seeds, and status.
-
-    The outcome is ``stats.instance_status`` (most repeats answered; ``wrong`` anywhere wins).
-    """
+    """One row per (puzzle, instance, config): median time over repeats and seeds, and the
+    outcome (``stats.instance_status``)."""
     runs = runs if "config" in runs else with_config(runs)
     keys = ["puzzle", "instance", "size", "config", "encoding"]
     if runs.empty:
@@ -92,12 +90,8 @@ def size_cells(size: str) -> int:
 
 
 def summary(instances: pd.DataFrame) -> pd.DataFrame:
-    """Per puzzle x config: counts by status, PAR-2 and median time; plus a virtual best row.
-
-    PAR-2 is ``stats.par2_score`` averaged over instances: the time when answered, twice
-    the instance's limit otherwise (wrong answers count as unanswered), the usual
-    SAT-competition score and the same one the end-of-sweep table prints.
-    """
+    """Per puzzle x config: counts by status, PAR-2 (``stats.par2_score`` averaged over
+    instances, as the end-of-sweep table prints it) and median time; plus a virtual best row."""
     rows = []
     for puzzle, group in instances.groupby("puzzle"):
         group = group.assign(
