@@ -75,30 +75,24 @@ class SweepProgress:
         self.tick(force=True)
 
     def finished(self, record: RunRecord) -> None:
-        self.done += 1
-        self.counts[record.status] += 1
-        if self.live:
-            self._progress.update(self._task, completed=self.done)
-            self.tick(force=True)
-        else:
-            took = "" if record.wall_s is None else f" {record.wall_s:.3f} s"
-            self.console.print(
-                f"[{self.done}/{self.total}] {record.case}: {record.puzzle} {record.encoding} "
-                f"{record.instance}: {record.status}{took}",
-                highlight=False,
-                soft_wrap=True,
-            )
+        took = "" if record.wall_s is None else f" {record.wall_s:.3f} s"
+        self._advance(record, record.status, f"{record.status}{took}")
+        self.tick(force=True)
 
     def skipped(self, planned: PlannedRun, reason: str) -> None:
         """A planned run that will not run (``bench.schedule``): counted done, status skipped."""
+        self._advance(planned, "skipped", f"skipped ({reason})")
+
+    def _advance(self, run: RunRecord | PlannedRun, status: str, outcome: str) -> None:
+        """One more run done: the bar moves, or (not on a terminal) one line is printed."""
         self.done += 1
-        self.counts["skipped"] += 1
+        self.counts[status] += 1
         if self.live:
             self._progress.update(self._task, completed=self.done)
         else:
             self.console.print(
-                f"[{self.done}/{self.total}] {planned.case}: {planned.puzzle} {planned.encoding} "
-                f"{planned.instance}: skipped ({reason})",
+                f"[{self.done}/{self.total}] {run.case}: {run.puzzle} {run.encoding} "
+                f"{run.instance}: {outcome}",
                 highlight=False,
                 soft_wrap=True,
             )

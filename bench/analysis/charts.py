@@ -32,12 +32,6 @@ def _styles(data: pd.DataFrame) -> dict[str, dict]:
     return config_styles(list(zip(data["config"], data["encoding"], strict=True)))
 
 
-def _figure(layout: Layout, square: bool = False) -> tuple[Figure, plt.Axes]:
-    height = layout.width if square else layout.height
-    figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
-    return figure, ax
-
-
 def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
     """Right of the axes when the labels are short and the layout allows; else below, in as
     many columns as fit the width, the figure growing by the legend's rows."""
@@ -71,7 +65,7 @@ def cactus(
     """Instances answered (x) within a time (y): further right and lower is better."""
     data = instances[instances["puzzle"] == puzzle]
     styles = _styles(data)
-    figure, ax = _figure(layout)
+    figure, ax = plt.subplots(figsize=(layout.width, layout.height), layout="constrained")
     for config, group in data.groupby("config"):
         times = np.sort(group.loc[group["status"].isin(ANSWERED), "time_s"].dropna().to_numpy())
         if len(times) == 0:
@@ -97,14 +91,15 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     data = instances[instances["puzzle"] == puzzle]
     limit = float(np.nanmax(data["time_limit_s"])) if data["time_limit_s"].notna().any() else None
     configs = sorted(set(data["config"]))  # a config that never answered has no time column
-    pivot = data.pivot_table(index="instance", columns="config", values="time_s", aggfunc="first")
-    pivot = pivot.reindex(columns=configs)
-    status = data.pivot_table(index="instance", columns="config", values="status", aggfunc="first")
-    status = status.reindex(columns=configs)
+    pivot, status = (
+        data.pivot_table(index="instance", columns="config", values=v, aggfunc="first").reindex(
+            columns=configs
+        )
+        for v in ("time_s", "status")
+    )
     both = pivot.index.intersection(status.dropna(subset=[config_x, config_y]).index)
     border = (limit or float(np.nanmax(pivot.to_numpy()))) * 1.5
-    x = pivot.loc[both, config_x].reindex(both).fillna(border).clip(lower=1e-4)
-    y = pivot.loc[both, config_y].reindex(both).fillna(border).clip(lower=1e-4)
+    x, y = (pivot.loc[both, c].fillna(border).clip(lower=1e-4) for c in (config_x, config_y))
     width = min(layout.width, 4.7)  # square axes plus the colour bar, never past the column
     figure, ax = plt.subplots(figsize=(width, width * 0.89), layout="constrained")
     sizes = data.drop_duplicates("instance").set_index("instance").loc[both, "size"].map(size_cells)
@@ -139,8 +134,9 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
     data = instances[instances["puzzle"] == puzzle].copy()
     data["cells"] = data["size"].map(size_cells)
     fits = fitting.fits(instances, puzzle) if fits is None else fits
+    limit = data["time_limit_s"].max()
     styles = _styles(data)
-    figure, ax = _figure(layout)
+    figure, ax = plt.subplots(figsize=(layout.width, layout.height), layout="constrained")
     for config, group in data.groupby("config"):
         points = []
         for (cells, _size), at_size in group.groupby(["cells", "size"], sort=True):
@@ -163,11 +159,10 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
             span = group["cells"][group["status"].isin(["solved", *fitting.CENSORED])]
             grid = np.geomspace(max(span.min(), 1), max(span.max(), 2), 60)
             line = fit.predict(grid)
-            if pd.notna(data["time_limit_s"].max()):  # past 10x the limit it says nothing more
-                line = np.where(line <= 10 * data["time_limit_s"].max(), line, np.nan)
+            if pd.notna(limit):  # past 10x the limit it says nothing more
+                line = np.where(line <= 10 * limit, line, np.nan)
             ax.plot(grid, line, color=styles[config]["color"], lw=0.9, ls=(0, (4, 2)),
                     alpha=0.9, label=None if points else label)  # fmt: skip
-    limit = data["time_limit_s"].max()
     if pd.notna(limit) and data["status"].isin(fitting.CENSORED).any():
         ax.axhline(limit, color="grey", lw=0.7, ls=":")
         ax.annotate("time limit", (0.99, limit), xycoords=("axes fraction", "data"),
@@ -216,16 +211,14 @@ def par2_bars(
 ) -> Figure:
     """PAR-2 per configuration (log scale, best at the top) with the virtual best, and the
     answered count at each bar: the one-glance ranking."""
-    table = summary(instances[instances["puzzle"] == puzzle]).sort_values("par2_s", ascending=False)
     data = instances[instances["puzzle"] == puzzle]
+    table = summary(data).sort_values("par2_s", ascending=False)
     styles = _styles(data)
-    lines = sum(
-        _wrapped(c, 26 if layout.width < 4 else 60).count("\n") + 1 for c in table["config"]
-    )
+    labels = [_wrapped(c, 26 if layout.width < 4 else 60) for c in table["config"]]
+    lines = sum(label.count("\n") + 1 for label in labels)
     height = max(layout.height, 0.16 * lines * layout.font / 8 + 0.06 * len(table) + 1.0)
     figure, ax = plt.subplots(figsize=(layout.width, height), layout="constrained")
     colours = [styles.get(c, {}).get("color", "grey") for c in table["config"]]
-    labels = [_wrapped(c, 26 if layout.width < 4 else 60) for c in table["config"]]
     ax.barh(range(len(table)), table["par2_s"], color=colours, height=0.65)
     ax.set_yticks(range(len(table)), labels, fontsize="small")
     for y, row in enumerate(table.itertuples()):

@@ -57,7 +57,6 @@ COLUMNS = [
     "verdict",
     "reason",
 ]
-VERDICTS = ("regression", "not comparable", "changed", "missing", "new", "improvement", "same")
 #: default slowdown of a deterministic counter that counts as a regression
 COUNTER_THRESHOLD = 0.10
 #: default slowdown of a time (the whole 95 % interval beyond it) that counts as a regression
@@ -74,10 +73,6 @@ MIN_DRIFT_CONFIGS = 5
 @dataclass(frozen=True)
 class Verdicts:
     table: pd.DataFrame  # COLUMNS: one row per solve case and per configuration's build
-
-    @property
-    def regressions(self) -> pd.DataFrame:
-        return self.table[self.table["verdict"] == "regression"]
 
     def counts(self) -> dict[str, int]:
         return {k: int(v) for k, v in self.table["verdict"].value_counts().items()}
@@ -200,13 +195,7 @@ class _Rules:
         ratio, low, high = (r * self.time_scale for r in _pooled_ratio(samples, rng))
         base_total = float(sum(np.median(b) for b, _ in samples))
         cur_total = float(sum(np.median(c) for _, c in samples))
-        out = {
-            "base": base_total,
-            "cur": cur_total,
-            "ratio": ratio,
-            "ratio_low": low,
-            "ratio_high": high,
-        }
+        out = _measured(base_total, cur_total, ratio, low, high)
         return {**out, **self._time_verdict(ratio, low, high, "build time")}
 
     def without_drift(self, row: dict, drift: float) -> dict:
@@ -231,7 +220,7 @@ class _Rules:
         if worst is None:
             return None
         name, ratio, b, c = worst
-        out = {"base": b, "cur": c, "ratio": ratio, "ratio_low": ratio, "ratio_high": ratio}
+        out = _measured(b, c, ratio, ratio, ratio)
         if ratio > 1 + self.threshold:
             return {**out, "verdict": "regression", "reason": f"counter {name} x{ratio:.3g}"}
         if ratio < 1 / (1 + self.threshold):
@@ -247,13 +236,7 @@ class _Rules:
         if min(len(b), len(c)) < 2:
             return {"verdict": "same", "reason": f"one sample a side: {what} time not judged"}
         ratio, low, high = (r * self.time_scale for r in _ratio_interval(b, c, rng))
-        out = {
-            "base": float(np.median(b)),
-            "cur": float(np.median(c)),
-            "ratio": ratio,
-            "ratio_low": low,
-            "ratio_high": high,
-        }
+        out = _measured(float(np.median(b)), float(np.median(c)), ratio, low, high)
         if abs(out["cur"] * self.time_scale - out["base"]) < floor:
             return {**out, "verdict": "same", "reason": f"{what} time within the noise floor"}
         return {**out, **self._time_verdict(ratio, low, high, f"{what} time")}
@@ -264,6 +247,10 @@ class _Rules:
         if high < 1 / (1 + self.time_threshold):
             return {"verdict": "improvement", "reason": f"{what} x{ratio:.3g}"}
         return {"verdict": "same", "reason": f"{what} within noise"}
+
+
+def _measured(base: float, cur: float, ratio: float, low: float, high: float) -> dict:
+    return {"base": base, "cur": cur, "ratio": ratio, "ratio_low": low, "ratio_high": high}
 
 
 def _edit_note(base: pd.DataFrame, cur: pd.DataFrame) -> str:

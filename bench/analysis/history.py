@@ -27,10 +27,6 @@ COLUMNS = ["case", "commit", "dirty", "first_run", "sweeps", "runs", "status", "
            "solve_s", "counter", "counter_value"]  # fmt: skip
 
 
-def case_label(puzzle: str, config: str, instance: str) -> str:
-    return f"{puzzle}/{config}/{instance}"
-
-
 def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame:
     """One row per (case, commit), commits in the order they were first swept.
 
@@ -41,10 +37,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     if runs.empty:
         return pd.DataFrame(columns=COLUMNS)
     data = with_config(runs)
-    data["case_label"] = [
-        case_label(p, c, i)
-        for p, c, i in zip(data["puzzle"], data["config"], data["instance"], strict=True)
-    ]
+    data["case_label"] = data["puzzle"] + "/" + data["config"] + "/" + data["instance"]
     if case_glob:
         keep = [
             fnmatch.fnmatchcase(label, case_glob) or fnmatch.fnmatchcase(str(case), case_glob)

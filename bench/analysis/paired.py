@@ -1,25 +1,11 @@
 """Paired statistics between two configurations on the instances both ran: "A beats B".
 
 Pure functions over per-instance tables (``tables.per_instance``); nothing here imports a
-solver. The reading of one instance, for one configuration:
-
-- answered (solved or proved infeasible): its median build + solve time;
-- anything else (timeout, memout, error, wrong): **censored at its time limit**, that is
-  counted as if it had answered exactly at the limit. The true time is at least that, so
-  every ratio involving a censored run understates the answered side's advantage: the
-  censoring is conservative, the same convention as PAR scores (without the factor 2).
-
-Times are clipped below at ``FLOOR_S`` before any ratio, so the timer's noise on
-millisecond runs never reads as a 5x speed-up.
-
-- wins / losses / ties: a tie is both unanswered, both within ``FLOOR_S``, or the slower
-  within ``TIE_RATIO`` of the faster; otherwise the answered one, or the faster, wins.
-- speed-up: the geometric mean over instances of ``time(B) / time(A)`` (above 1: A is
-  faster), with a percentile bootstrap interval over instances (``BOOTSTRAP`` resamples,
-  seed ``SEED``, so the same runs always print the same interval).
-- Wilcoxon signed-rank test (scipy) on the paired log-time differences: the p-value of
-  "neither configuration is systematically faster". Instances neither answered carry no
-  information and are left out of both the speed-up and the test.
+solver. The method is ``method_text`` (printed with every table). Censoring an unanswered
+run at its time limit is the PAR convention without the factor 2: the true time is at
+least that, so every ratio understates the answered side's advantage. Clipping at
+``FLOOR_S`` keeps the timer's noise on millisecond runs from reading as a 5x speed-up;
+the fixed seed prints the same interval for the same runs.
 """
 
 from __future__ import annotations
@@ -33,7 +19,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from bench.analysis.stats import ANSWERED, par2_score
+from bench.analysis.stats import ANSWERED, par2_score, time_limits
 
 TIE_RATIO = 1.10  # the slower within 10 % of the faster: a tie
 FLOOR_S = 0.05  # times below this are timer noise: clipped before any ratio
@@ -47,16 +33,15 @@ PAIR_COLUMNS = ("puzzle", "a", "b", "common", "wins", "losses", "ties", "neither
 
 def censored_times(instances: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """(times, answered): instance x config tables, unanswered censored at the time limit."""
-    data = instances.copy()
-    answered = data["status"].isin(ANSWERED) & data["time_s"].notna()
-    limit = pd.to_numeric(data["time_limit_s"], errors="coerce").astype(float)
-    fallback = limit.max() if limit.notna().any() else data["time_s"].max()
-    data["censored_s"] = data["time_s"].where(answered, limit.fillna(fallback))
-    data["answered"] = answered
-    times = data.pivot_table(
-        index="instance", columns="config", values="censored_s", aggfunc="first"
+    answered = instances["status"].isin(ANSWERED) & instances["time_s"].notna()
+    limits = time_limits(instances["time_limit_s"], instances["time_s"])
+    data = instances.assign(
+        censored_s=instances["time_s"].where(answered, limits), answered=answered
     )
-    flags = data.pivot_table(index="instance", columns="config", values="answered", aggfunc="first")
+    times, flags = (
+        data.pivot_table(index="instance", columns="config", values=v, aggfunc="first")
+        for v in ("censored_s", "answered")
+    )
     return times, flags.astype("boolean")
 
 
@@ -156,7 +141,7 @@ def paired(instances: pd.DataFrame, puzzle: str | None = None, pairs: str = "all
 
 def readable(pairs: pd.DataFrame) -> pd.DataFrame:
     """The pairs table as text cells, for the terminal, Markdown and the report."""
-    out = pd.DataFrame(
+    return pd.DataFrame(
         {
             "puzzle": pairs["puzzle"],
             "A": pairs["a"],
@@ -177,7 +162,6 @@ def readable(pairs: pd.DataFrame) -> pd.DataFrame:
             "Wilcoxon p": [_p(p) for p in pairs["wilcoxon_p"]],
         }
     )
-    return out
 
 
 def method_text() -> str:

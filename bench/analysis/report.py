@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import pandas as pd
 from bench.analysis import charts, history, paired, scaling
 from bench.analysis.formats import markdown_table
 from bench.analysis.style import REPORT, paper_rc
-from bench.analysis.tables import ANSWERED, per_instance, size_cells, summary, with_config
+from bench.analysis.tables import per_instance, size_cells, summary, with_config
 
 BOARDS_PER_PUZZLE = 2
 PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
@@ -137,9 +136,9 @@ def _puzzle_sections(
         ),
         ("PAR-2", _save(lambda: charts.par2_bars(instances, puzzle), out_dir, f"{puzzle}-par2")),
     ]
-    fits: dict[str, scaling.Fit] = {}
-    if data["size"].nunique() > 1:
-        fits = scaling.fits(instances, puzzle)
+    sized = data["size"].nunique() > 1
+    fits = scaling.fits(instances, puzzle) if sized else {}
+    if sized:
         draw = lambda: charts.scaling(instances, puzzle, fits=fits)  # noqa: E731
         images.append(("Scaling", _save(draw, out_dir, f"{puzzle}-scaling")))
     for x, y in charts.scatter_pairs(instances, puzzle):
@@ -149,7 +148,7 @@ def _puzzle_sections(
     sections = [
         Section(f"{puzzle}: charts", images=images),
         _paired_section(data, puzzle),
-        *([_fit_section(fits, puzzle)] if data["size"].nunique() > 1 else []),
+        *([_fit_section(fits, puzzle)] if sized else []),
         _model_sizes(data, puzzle),
     ]
     boards = _boards(runs, puzzle, out_dir)
@@ -208,8 +207,8 @@ def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
         .drop_duplicates("instance")
         .head(BOARDS_PER_PUZZLE)
     )
+    rules = registry.get_puzzle(puzzle)
     for row in picks.itertuples():
-        rules = registry.get_puzzle(puzzle)
         try:
             instance = registry.load_instance(row.instance, puzzle).instance
             problem = rules.verify(instance, row.solution)
@@ -250,10 +249,9 @@ def _html(sections: list[Section], out_dir: Path) -> str:
     for s in sections:
         body.append(f"<h2>{html.escape(s.title)}</h2>")
         if s.text:
-            items = "".join(
-                f"<p>{html.escape(line)}</p>" for line in s.text.splitlines() if line.strip()
+            body.append(
+                "".join(f"<p>{html.escape(t)}</p>" for t in s.text.splitlines() if t.strip())
             )
-            body.append(items)
         if s.table is not None and not s.table.empty:
             body.append(s.table.to_html(index=False, na_rep="", border=0, classes="t"))
         for caption, image in s.images:
@@ -267,14 +265,9 @@ def _html(sections: list[Section], out_dir: Path) -> str:
         "table.t{border-collapse:collapse;font-size:13px}table.t td,table.t th{padding:2px 8px;"
         "border-bottom:1px solid #ddd;text-align:right}img{max-width:100%}"
     )
-    buffer = io.StringIO()
-    buffer.write(
+    return (
         "<!doctype html><html><head><meta charset='utf-8'><title>puzzle-bench report</title>"
+        f"<style>{style}</style></head><body><h1>puzzle-bench report</h1>"
+        + "\n".join(body)
+        + "</body></html>\n"
     )
-    buffer.write(f"<style>{style}</style></head><body><h1>puzzle-bench report</h1>")
-    buffer.write("\n".join(body))
-    buffer.write("</body></html>\n")
-    return buffer.getvalue()
-
-
-__all__ = ["ANSWERED", "write_report"]

@@ -70,19 +70,16 @@ class Fit:
 
     @property
     def aic(self) -> float:
-        return 2 * 3 - 2 * self.loglik
+        return _aic(self.loglik)
 
     @property
     def value(self) -> float:
         """The exponent b (power law) or the doubling size in cells (exponential)."""
-        if self.model == POWER:
-            return self.slope
-        return math.log(2) / self.slope if self.slope > 0 else math.inf
+        return self.slope if self.model == POWER else _doubling(self.slope)
 
     def predict(self, cells: np.ndarray) -> np.ndarray:
         """Fitted time in seconds at each board size (cells)."""
-        x = np.log(cells) if self.model == POWER else np.asarray(cells, dtype=float)
-        return np.exp(self.a + self.slope * x)
+        return np.exp(self.a + self.slope * _x(self.model, cells))
 
     def formula(self) -> str:
         """``~n^2.51 [2.3, 2.7]`` or ``x2 every 3.02 cells [2.8, 3.3]``."""
@@ -116,7 +113,7 @@ def tobit(x: np.ndarray, y: np.ndarray, censored: np.ndarray, start=None) -> tup
     low, high = SIGMA_BOUNDS
     sigma0 = min(max(spread, low), high)
     if not censored.any():  # the maximum-likelihood line is least squares itself
-        return a, slope, sigma0, _loglik((a, slope, math.log(sigma0)), x, y, censored)
+        return a, slope, sigma0, -_negloglik((a, slope, math.log(sigma0)), x, y, censored)[0]
     # from a loose spread: at a tight one, a censored point far off the line has no gradient
     guess = start if start is not None else (a, slope, math.log(max(sigma0, 0.5)))
     with warnings.catch_warnings():
@@ -131,10 +128,6 @@ def tobit(x: np.ndarray, y: np.ndarray, censored: np.ndarray, start=None) -> tup
         )
     a, slope, log_sigma = result.x
     return a, slope, math.exp(log_sigma), -float(result.fun)
-
-
-def _loglik(params, x: np.ndarray, y: np.ndarray, censored: np.ndarray) -> float:
-    return -_negloglik(params, x, y, censored)[0]
 
 
 def _negloglik(params, x: np.ndarray, y: np.ndarray, censored: np.ndarray):
@@ -163,15 +156,14 @@ def fit_config(group: pd.DataFrame, config: str = "", resamples: int = BOOTSTRAP
         return None
     results = {}
     for model in (POWER, EXPONENTIAL):
-        x = np.log(cells) if model == POWER else cells
-        fitted = tobit(x, y, censored)
+        fitted = tobit(_x(model, cells), y, censored)
         if fitted is not None:
             results[model] = fitted
     if not results:
         return None
     model = max(results, key=lambda m: results[m][3])
     a, slope, sigma, loglik = results[model]
-    other = [2 * 3 - 2 * r[3] for m, r in results.items() if m != model]
+    other = [_aic(r[3]) for m, r in results.items() if m != model]
     fit = Fit(config, model, a, slope, sigma, loglik, other[0] if other else math.nan,
               int((~censored).sum()), int(censored.sum()))  # fmt: skip
     fit.low, fit.high = _bootstrap(fit, cells, y, censored, resamples)
@@ -180,7 +172,7 @@ def fit_config(group: pd.DataFrame, config: str = "", resamples: int = BOOTSTRAP
 
 def _bootstrap(fit: Fit, cells, y, censored, resamples: int) -> tuple[float, float]:
     """Percentile interval of the reported value, resampling instances (seeded)."""
-    x = np.log(cells) if fit.model == POWER else cells
+    x = _x(fit.model, cells)
     rng = np.random.default_rng(SEED)
     slopes = []
     for _ in range(resamples):
@@ -196,8 +188,7 @@ def _bootstrap(fit: Fit, cells, y, censored, resamples: int) -> tuple[float, flo
     low, high = np.percentile(slopes, [tail, 100 - tail])
     if fit.model == POWER:
         return float(low), float(high)
-    to_doubling = lambda c: math.log(2) / c if c > 0 else math.inf  # noqa: E731
-    return to_doubling(high), to_doubling(low)
+    return _doubling(high), _doubling(low)
 
 
 def fits(instances: pd.DataFrame, puzzle: str, resamples: int = BOOTSTRAP) -> dict[str, Fit]:
@@ -213,22 +204,32 @@ def fits(instances: pd.DataFrame, puzzle: str, resamples: int = BOOTSTRAP) -> di
 
 def fit_table(found: dict[str, Fit]) -> pd.DataFrame:
     """The fits as a table for the report and the terminal."""
-    rows = []
-    for config, fit in found.items():
-        rows.append(
+    return pd.DataFrame(
+        [
             {
                 "config": config,
                 "better fit": fit.model,
                 "growth (95% CI)": fit.formula(),
                 "solved": fit.solved,
                 "censored": fit.censored,
-                "AIC gap": f"{fit.other_aic - fit.aic:.1f}"
-                if not math.isnan(fit.other_aic)
-                else "",
+                "AIC gap": "" if math.isnan(fit.other_aic) else f"{fit.other_aic - fit.aic:.1f}",
                 "sigma (log t)": f"{fit.sigma:.2f}",
             }
-        )
-    return pd.DataFrame(rows)
+            for config, fit in found.items()
+        ]
+    )
+
+
+def _x(model: str, cells: np.ndarray) -> np.ndarray:  # the regressor: log n or n
+    return np.log(cells) if model == POWER else np.asarray(cells, dtype=float)
+
+
+def _aic(loglik: float) -> float:
+    return 2 * 3 - 2 * loglik  # both models have three parameters
+
+
+def _doubling(slope: float) -> float:
+    return math.log(2) / slope if slope > 0 else math.inf
 
 
 def _num(value: float) -> str:

@@ -41,6 +41,19 @@ def load_source(text: str, store_path: str | Path) -> Runs:
     return Runs(run_id, store.load(store_path, run_id), store.environments(store_path, [run_id]))
 
 
+def load_runs(
+    texts: list[str], store_path: str | Path, puzzle: str | None = None
+) -> tuple[list[Runs], pd.DataFrame]:
+    """The named sources and their runs merged, each with its runs not run (``with_not_run``);
+    only ``puzzle``'s when given, which is bad input when no run has it."""
+    sources = [load_source(text, store_path) for text in texts]
+    runs = pd.concat([with_not_run(s, store_path) for s in sources], ignore_index=True)
+    if puzzle and puzzle not in set(runs["puzzle"]):
+        known = ", ".join(sorted(set(runs["puzzle"])))
+        raise UsageError(f"no runs of puzzle {puzzle!r} here (puzzles: {known})")
+    return sources, runs[runs["puzzle"] == puzzle] if puzzle else runs
+
+
 def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
     """The runs plus, for a run id, the runs its sweep did not run after a timeout on a
     smaller board (``bench.skips``), as ``timeout`` rows at their limit with no times and
@@ -65,13 +78,12 @@ def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
 
 
 def _from_file(path: Path) -> Runs:
+    environments: dict[str, dict] = {}
     try:
         if path.suffix == ".parquet":
             frame = pd.read_parquet(path)
-            environments: dict[str, dict] = {}
         elif path.suffix == ".csv":
             frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-            environments = {}
         else:
             doc = json.loads(path.read_text())
             rows = doc.get("runs", []) if isinstance(doc, dict) else doc
@@ -100,8 +112,7 @@ def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
     """Write a committed baseline: the runs (solutions left out), their environments and
     why the baseline was (re)made."""
     BASELINE_DIR.mkdir(parents=True, exist_ok=True)
-    frame = runs.runs.drop(columns=["solution"]).copy()
-    frame["solution"] = None
+    frame = runs.runs.assign(solution=None)
     doc = {
         "format": BASELINE_FORMAT,
         "name": name,
@@ -115,10 +126,10 @@ def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
     return path
 
 
-def calibration(runs: Runs) -> tuple[str | None, float | None]:
-    """(host, calibration figure) when every run came from one machine; else (None, None)."""
+def calibration(runs: Runs) -> float | None:
+    """The median calibration figure when every run came from one host; else None."""
     hosts = {e.get("host") for e in runs.environments.values()}
     figures = [e.get("calibration_s") for e in runs.environments.values() if e.get("calibration_s")]
     if len(hosts) != 1 or not figures:
-        return None, None
-    return hosts.pop(), float(sorted(figures)[len(figures) // 2])
+        return None
+    return float(sorted(figures)[len(figures) // 2])

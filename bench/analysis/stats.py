@@ -72,17 +72,23 @@ def instance_status(statuses: pd.Series) -> str:
     return str(statuses[~answered].mode().iloc[0])
 
 
-def par2_score(status: pd.Series, time_s: pd.Series, limit_s: pd.Series) -> pd.Series:
-    """THE PAR-2 score of each instance: its time when answered, else 2 x its time limit.
-
-    One row per (instance, configuration); ``wrong``, ``error``, ``timeout`` and ``memout``
-    all score the penalty. An instance without a recorded limit takes the largest limit of
-    the rows given (else their largest answered time), so no row scores NaN.
-    """
+def time_limits(limit_s: pd.Series, time_s: pd.Series) -> pd.Series:
+    """Each row's time limit; a row without one takes the largest limit of the rows given
+    (else their largest time): what PAR-2 and the paired censoring charge the unanswered."""
     limit = pd.to_numeric(limit_s, errors="coerce").astype(float)
     times = pd.to_numeric(time_s, errors="coerce").astype(float)
-    fallback = limit.max() if limit.notna().any() else times.max()
-    penalty = PAR_FACTOR * limit.fillna(fallback if pd.notna(fallback) else 0.0)
+    return limit.fillna(limit.max() if limit.notna().any() else times.max())
+
+
+def par2_score(status: pd.Series, time_s: pd.Series, limit_s: pd.Series) -> pd.Series:
+    """THE PAR-2 score of each instance: its time when answered, else 2 x its time limit
+    (``time_limits``; 0 when no row has a limit or a time, so no row scores NaN).
+
+    One row per (instance, configuration); ``wrong``, ``error``, ``timeout`` and ``memout``
+    all score the penalty.
+    """
+    times = pd.to_numeric(time_s, errors="coerce").astype(float)
+    penalty = PAR_FACTOR * time_limits(limit_s, times).fillna(0.0)
     return times.where(status.isin(ANSWERED) & times.notna(), penalty)
 
 
@@ -125,11 +131,9 @@ def summary(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.DataFra
             "n": "answered",
         }
     )
-    walls = median_iqr(runs, "wall_s", by)[[*by, "median"]].rename(
-        columns={"median": "median_wall_s"}
-    )
-    overhead = median_iqr(runs, "overhead_s", by)[[*by, "median"]].rename(
-        columns={"median": "median_overhead_s"}
+    walls, overhead = (
+        median_iqr(runs, c, by)[[*by, "median"]].rename(columns={"median": f"median_{c}"})
+        for c in ("wall_s", "overhead_s")
     )
     scores = par2(runs, by)[[*by, "par2_s"]]
     out = counts

@@ -56,34 +56,28 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
-    """One row per (puzzle, instance, config): median time over repeats and seeds, and status.
-
-    The outcome is ``stats.instance_status`` (most repeats answered; ``wrong`` anywhere wins).
-    """
+    """One row per (puzzle, instance, config): median time over repeats and seeds, and the
+    outcome (``stats.instance_status``)."""
     runs = runs if "config" in runs else with_config(runs)
     keys = ["puzzle", "instance", "size", "config", "encoding"]
-
-    def summarise(group: pd.DataFrame) -> pd.Series:
-        status = instance_status(group["status"])
-        times = group["time_s"].dropna()
-        return pd.Series(
-            {
-                "status": status,
-                "time_s": float(times.median()) if status in ANSWERED and len(times) else np.nan,
-                "q1_s": float(times.quantile(0.25)) if len(times) else np.nan,
-                "q3_s": float(times.quantile(0.75)) if len(times) else np.nan,
-                "samples": len(group),
-                "time_limit_s": float(group["time_limit_s"].max())
-                if group["time_limit_s"].notna().any()
-                else np.nan,
-                "n_vars": group["n_vars"].median(),
-                "n_constraints": group["n_constraints"].median(),
-            }
-        )
-
     if runs.empty:
         return pd.DataFrame(columns=[*keys, "status", "time_s", "q1_s", "q3_s", "samples"])
-    return runs.groupby(keys, sort=True).apply(summarise, include_groups=False).reset_index()
+    out = (
+        runs.groupby(keys, sort=True)
+        .agg(
+            status=("status", instance_status),
+            time_s=("time_s", "median"),
+            q1_s=("time_s", lambda t: t.quantile(0.25)),
+            q3_s=("time_s", lambda t: t.quantile(0.75)),
+            samples=("status", "size"),
+            time_limit_s=("time_limit_s", "max"),
+            n_vars=("n_vars", "median"),
+            n_constraints=("n_constraints", "median"),
+        )
+        .reset_index()
+    )
+    out.loc[~out["status"].isin(ANSWERED), "time_s"] = np.nan
+    return out
 
 
 def size_cells(size: str) -> int:
@@ -96,12 +90,8 @@ def size_cells(size: str) -> int:
 
 
 def summary(instances: pd.DataFrame) -> pd.DataFrame:
-    """Per puzzle x config: counts by status, PAR-2 and median time; plus a virtual best row.
-
-    PAR-2 is ``stats.par2_score`` averaged over instances: the time when answered, twice
-    the instance's limit otherwise (wrong answers count as unanswered), the usual
-    SAT-competition score and the same one the end-of-sweep table prints.
-    """
+    """Per puzzle x config: counts by status, PAR-2 (``stats.par2_score`` averaged over
+    instances, as the end-of-sweep table prints it) and median time; plus a virtual best row."""
     rows = []
     for puzzle, group in instances.groupby("puzzle"):
         group = group.assign(
@@ -110,16 +100,13 @@ def summary(instances: pd.DataFrame) -> pd.DataFrame:
         for config, cfg in group.groupby("config"):
             rows.append(_summary_row(puzzle, config, cfg))
         answered = group[group["status"].isin(ANSWERED)]
-        best = answered.groupby("instance")["time_s"].min()
-        fastest = answered.sort_values("time_s").drop_duplicates("instance")
-        best_status = fastest.set_index("instance")["status"]
+        fastest = answered.sort_values("time_s").drop_duplicates("instance").set_index("instance")
         every = group.groupby("instance")["par2_s"].min()
         virtual = pd.DataFrame(
             {
-                "instance": every.index,
-                "status": [best_status.get(i, "timeout") for i in every.index],
-                "time_s": [best.get(i, np.nan) for i in every.index],
-                "par2_s": every.to_numpy(),
+                "status": fastest["status"].reindex(every.index).fillna("timeout"),
+                "time_s": fastest["time_s"].reindex(every.index),
+                "par2_s": every,
             }
         )
         rows.append(_summary_row(puzzle, "virtual best", virtual))

@@ -21,7 +21,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
-from bench.analysis.formats import missing
+from bench.analysis.formats import markdown_table, missing
 from bench.analysis.sources import Runs, calibration, load_source
 from bench.store_layout import DEFAULT_STORE
 
@@ -94,7 +94,7 @@ def _machines(base: Runs, cur: Runs, across: bool):
     if not all(machines) or machines[0] == machines[1]:
         return [], (None, None), True
     change = f"machine {', '.join(sorted(machines[0]))} -> {', '.join(sorted(machines[1]))}"
-    (_, base_cal), (_, cur_cal) = calibration(base), calibration(cur)
+    base_cal, cur_cal = calibration(base), calibration(cur)
     if across and base_cal and cur_cal:
         note = f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"
         return [note], (base_cal, cur_cal), True
@@ -116,7 +116,7 @@ def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
 
 def _cells(row) -> list[str]:
     status = f"{row.base_status} -> {row.cur_status}" if isinstance(row.base_status, str) else ""
-    values = "" if missing(row.cur) else f"{_fmt(row.base)} -> {_fmt(row.cur)}"
+    values = "" if missing(row.cur) else f"{row.base:.4g} -> {row.cur:.4g}"
     ratio = (
         "" if missing(row.ratio) else f"{row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
     )
@@ -132,11 +132,10 @@ def _markdown(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -
     lines = [f"### bench compare: {title}", "", _counts_line(counts), ""]
     lines += [f"- {n}" for n in notes] + ([""] if notes else [])
     if len(shown):
-        lines += ["| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
-        for row in shown.itertuples():
-            cells = [c.replace("|", "\\|") for c in _cells(row)]
-            cells[7] = f"**{cells[7]}**" if cells[7] == "regression" else cells[7]
-            lines.append("| " + " | ".join(cells) + " |")
+        cells = [_cells(row) for row in shown.itertuples()]
+        for row in cells:
+            row[7] = f"**{row[7]}**" if row[7] == "regression" else row[7]
+        lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS)))
     return "\n".join(lines)
 
 
@@ -159,7 +158,3 @@ def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame
 
 def _counts_line(counts: dict) -> str:
     return ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "nothing to compare"
-
-
-def _fmt(value: float) -> str:
-    return f"{value:.4g}"

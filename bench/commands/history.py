@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench import store
+from bench.analysis.formats import markdown_table
 from bench.analysis.history import per_commit, trend_chart
 from bench.cli import BenchUsageError
 
@@ -55,10 +56,7 @@ def main(args: argparse.Namespace) -> int:
         return 0
     wide = _wide(table, args.last)
     if args.format == "md":
-        print("| case | " + " | ".join(wide.columns) + " |")
-        print("|---|" + "---|" * len(wide.columns))
-        for case, row in wide.iterrows():
-            print(f"| {case} | " + " | ".join(row) + " |")
+        print(markdown_table(wide.reset_index(names="case")))
         return 0
     out = Table(title=f"median solve CPU s [main counter] per commit ({len(wide)} cases)")
     out.add_column("case", overflow="fold")

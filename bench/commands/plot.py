@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.analysis.sources import load_source, with_not_run
+from bench.analysis.sources import load_runs
 from bench.cli import BenchUsageError
 from bench.store_layout import DEFAULT_STORE
 
@@ -44,12 +44,14 @@ def main(args: argparse.Namespace) -> int:
     from bench.analysis.style import PAPER, paper_rc
     from bench.analysis.tables import per_instance, with_config
 
-    runs = pd.concat(
-        [with_not_run(load_source(t, args.store), args.store) for t in args.runs],
-        ignore_index=True,
-    )
-    puzzle = _puzzle(runs, args.puzzle)
-    runs = with_config(runs[runs["puzzle"] == puzzle])
+    runs = load_runs(args.runs, args.store, args.puzzle)[1]
+    puzzles = sorted(set(runs["puzzle"]))
+    if len(puzzles) != 1:
+        raise BenchUsageError(
+            f"the runs hold {len(puzzles)} puzzles: choose one with --puzzle ({', '.join(puzzles)})"
+        )
+    puzzle = puzzles[0]
+    runs = with_config(runs)
     instances = per_instance(runs)
     layout = PAPER[args.width]
     title = not args.no_title
@@ -72,21 +74,6 @@ def main(args: argparse.Namespace) -> int:
     plt.close(figure)
     print(f"wrote {out}")
     return 0
-
-
-def _puzzle(runs: pd.DataFrame, wanted: str | None) -> str:
-    puzzles = sorted(set(runs["puzzle"]))
-    if wanted:
-        if wanted not in puzzles:
-            raise BenchUsageError(
-                f"no runs of puzzle {wanted!r} here (puzzles: {', '.join(puzzles)})"
-            )
-        return wanted
-    if len(puzzles) != 1:
-        raise BenchUsageError(
-            f"the runs hold {len(puzzles)} puzzles: choose one with --puzzle ({', '.join(puzzles)})"
-        )
-    return puzzles[0]
 
 
 def _pair(instances: pd.DataFrame, puzzle: str, x: str | None, y: str | None) -> tuple[str, str]:

@@ -9,9 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import pandas as pd
-
-from bench.analysis.sources import load_source, with_not_run
+from bench.analysis.sources import load_runs
 from bench.store_layout import DEFAULT_STORE
 
 
@@ -24,8 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from bench.analysis.report import write_report  # matplotlib: paid only by this command
 
-    sources = [load_source(text, args.store) for text in args.runs]
-    runs = pd.concat([with_not_run(s, args.store) for s in sources], ignore_index=True)
+    sources, runs = load_runs(args.runs, args.store)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
     out = Path(args.out) if args.out else Path("reports") / "+".join(s.label for s in sources)
     html = write_report(runs, out, environments)

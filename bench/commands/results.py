@@ -25,8 +25,9 @@ from rich.console import Console
 from rich.table import Table
 
 from bench import store
-from bench.analysis.formats import missing
+from bench.analysis.formats import cell, latex_table, markdown_table, missing
 from bench.analysis.stats import ANSWERED, options_text, run_time
+from bench.analysis.tables import per_instance, summary, with_config
 from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
 
@@ -63,21 +64,20 @@ def main(args: argparse.Namespace) -> int:
         text = table_text(frame, run_id, wide=args.wide or bool(args.out))
     elif args.format == "csv":
         text = flat(frame).to_csv(index=False)
-    elif args.format == "parquet":
-        write_atomically(Path(args.out), lambda tmp: flat(frame).to_parquet(tmp, index=False))
-        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
-        return 0
     elif args.format == "json":
         text = json.dumps(results_json(frame, envs), indent=1, default=_plain) + "\n"
     elif args.format in ("latex", "markdown"):
         text = paper_table(frame, run_id, args.format, args.table)
-    else:
+    elif args.format == "pytest-benchmark":
         text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
-    if args.out:
+    if args.format == "parquet":
+        write_atomically(Path(args.out), lambda tmp: flat(frame).to_parquet(tmp, index=False))
+    elif args.out:
         write_atomically(Path(args.out), lambda tmp: tmp.write_text(text))
-        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+        return 0
+    print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -98,9 +98,6 @@ def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
 def paper_table(frame: pd.DataFrame, run_id: str, fmt: str, which: str) -> str:
     """The report's summary (per puzzle x configuration, with the virtual best) or its
     per-instance table, as a booktabs LaTeX table or a Markdown table."""
-    from bench.analysis import formats
-    from bench.analysis.tables import per_instance, summary, with_config
-
     instances = per_instance(with_config(frame))
     if which == "summary":
         table = summary(instances).rename(columns={"par2_s": "PAR-2 [s]", "median_s": "median [s]"})
@@ -111,8 +108,8 @@ def paper_table(frame: pd.DataFrame, run_id: str, fmt: str, which: str) -> str:
         ].rename(columns={"time_s": "median [s]", "q1_s": "q1 [s]", "q3_s": "q3 [s]"})
         caption = f"Median build + solve time per instance and configuration (run {run_id})."
     if fmt == "latex":
-        return formats.latex_table(table, caption, f"tab:{which}")
-    return formats.markdown_table(table) + "\n"
+        return latex_table(table, caption, f"tab:{which}")
+    return markdown_table(table) + "\n"
 
 
 def flat(frame: pd.DataFrame) -> pd.DataFrame:
@@ -134,8 +131,8 @@ def results_json(frame: pd.DataFrame, environments: dict[str, dict]) -> dict[str
 
 
 def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
-    columns = list(flat(frame).columns) if wide else list(TERMINAL_COLUMNS)
     data = flat(frame) if wide else frame
+    columns = list(data.columns) if wide else list(TERMINAL_COLUMNS)
     table = Table(title=f"run {run_id}: {len(frame)} runs")
     for name in columns:
         table.add_column(name, overflow="fold")
@@ -153,10 +150,12 @@ def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
 def pytest_benchmark_json(frame: pd.DataFrame, environments: dict[str, dict]) -> dict[str, Any]:
     """The JSON that pytest-benchmark saves (machine_info, commit_info, benchmarks, ...)."""
     env = next(iter(environments.values()), {})
-    data = frame.assign(time_s=run_time(frame) if len(frame) else [])
+    data = frame.assign(
+        time_s=run_time(frame) if len(frame) else [],
+        options_text=[options_text(o) for o in frame["options"]],
+    )
     benchmarks = []
     keys = ["case", "puzzle", "instance", "encoding", "options_text", "seed", "threads"]
-    data["options_text"] = [options_text(o) for o in data["options"]]
     for values, group in data.groupby(keys, sort=True):
         case, puzzle, instance, encoding, options, seed, threads = values
         times = sorted(float(t) for t in group["time_s"] if not missing(t))
@@ -260,8 +259,4 @@ def _plain(value: Any) -> Any:
 
 
 def _cell(value: Any) -> str:
-    if missing(value):
-        return "-"
-    if isinstance(value, float):
-        return f"{value:.4g}"
-    return str(value)
+    return "-" if missing(value) else cell(value, 4)

@@ -12,16 +12,14 @@ import argparse
 import json
 import sys
 
-import pandas as pd
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis import paired
 from bench.analysis.formats import markdown_table
-from bench.analysis.sources import load_source, with_not_run
+from bench.analysis.sources import load_runs
 from bench.analysis.tables import per_instance, with_config
-from bench.cli import BenchUsageError
 from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
@@ -40,20 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def load_instances(texts: list[str], store_path: str, puzzle: str | None) -> pd.DataFrame:
-    """Per-instance table of the named runs (merged), optionally of one puzzle."""
-    sources = [load_source(text, store_path) for text in texts]
-    runs = pd.concat([with_not_run(s, store_path) for s in sources], ignore_index=True)
-    if puzzle:
-        if puzzle not in set(runs["puzzle"]):
-            known = ", ".join(sorted(set(runs["puzzle"])))
-            raise BenchUsageError(f"no runs of puzzle {puzzle!r} here (puzzles: {known})")
-        runs = runs[runs["puzzle"] == puzzle]
-    return per_instance(with_config(runs))
-
-
 def main(args: argparse.Namespace) -> int:
-    instances = load_instances(args.runs, args.store, args.puzzle)
+    instances = per_instance(with_config(load_runs(args.runs, args.store, args.puzzle)[1]))
     pairs = paired.paired(instances, args.puzzle, args.pairs)
     if args.format == "json":
         doc = {
