@@ -1,17 +1,16 @@
-"""Knight's tour: parsing, the checker against crafted wrong answers, the picture, every encoding."""
+"""Knight's tour: parsing, the checker against crafted wrong answers, the picture, the
+construction, and what encodings do beyond solving (options, counters, timeouts)."""
 
 from __future__ import annotations
 
 import pytest
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, InstanceError, Limits
+from models.base import SOLVED, TIMEOUT, InstanceError, Limits
 from models.knights_tour import construct
 from models.knights_tour.rules import Board
 from models.registry import encodings, get_puzzle, load_instance
 
 KT = get_puzzle("knights_tour")
-ENCODINGS = sorted(encodings()["knights_tour"])
-SOLVER_ENCODINGS = [e for e in ENCODINGS if not encodings()["knights_tour"][e].reference]
 
 
 def _closed_6x6() -> list[list[int]]:
@@ -183,7 +182,7 @@ def test_stitched_tours_are_closed_tours(rows: int, cols: int) -> None:
     assert counters["merges"] == counters["blocks"] - 1
 
 
-# --- every encoding ---------------------------------------------------------------
+# --- encodings: options, counters and timeouts -------------------------------------
 
 
 def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object):
@@ -195,24 +194,23 @@ def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object
     return board, enc.solve(limits)
 
 
-def test_circuit_cpsat_proves_small_schwenk_boards() -> None:
-    for spec in ("instances/knights_tour/5x5.txt", "instances/knights_tour/4x10.txt"):
-        assert _run("circuit-cpsat", spec)[1].status == INFEASIBLE
+OPEN_5 = "gen:knights_tour:5x5:0:open=1"
 
 
-def test_z3_front_ends_agree() -> None:
-    for choice in ("Solver", "SimpleSolver"):
-        board, outcome = _run("pbeq-z3", "instances/knights_tour/5x5-open.txt", z3_solver=choice)
-        assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-        assert outcome.counters["rlimit_count"] > 0
-
-
-def test_warnsdorff_closes_a_big_board_and_can_walk() -> None:
-    board, outcome = _run("warnsdorff", "gen:knights_tour:100x98:0")
+@pytest.mark.parametrize(
+    ("encoding", "spec", "options", "least"),  # least: counters' lowest values
+    [
+        ("pbeq-z3", OPEN_5, {}, {"rlimit_count": 1}),
+        ("pbeq-z3", OPEN_5, {"z3_solver": "SimpleSolver"}, {"rlimit_count": 1}),
+        ("warnsdorff", "gen:knights_tour:12x12:0", {"method": "warnsdorff"}, {"steps": 143}),
+        ("warnsdorff", "instances/knights_tour/4x10-open.txt", {}, {}),  # four-row open
+        ("warnsdorff", "gen:knights_tour:100x98:0", {}, {}),  # the stitched construction
+    ],
+)
+def test_solved_with_options_and_counters(encoding, spec, options, least) -> None:
+    board, outcome = _run(encoding, spec, **options)
     assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-    board, outcome = _run("warnsdorff", "gen:knights_tour:12x12:0", method="warnsdorff")
-    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-    assert outcome.counters["steps"] >= 143
+    assert all(outcome.counters[k] >= v for k, v in least.items()), outcome.counters
 
 
 def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
@@ -220,8 +218,3 @@ def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
     assert outcome.status in (TIMEOUT, SOLVED)
     _, outcome = _run("sum-z3", "gen:knights_tour:10x10:0", time_limit_s=0.05)
     assert outcome.status == TIMEOUT
-
-
-def test_warnsdorff_finds_open_tours_on_four_row_boards() -> None:
-    board, outcome = _run("warnsdorff", "instances/knights_tour/4x10-open.txt")
-    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
