@@ -13,9 +13,12 @@ from models.registry import encodings, get_puzzle, load_instance
 KT = get_puzzle("knights_tour")
 
 
-def _closed_6x6() -> list[list[int]]:
-    tour = construct.stitched_tour(6, 6)[0]
-    return [[int(u) // 6, int(u) % 6] for u in tour]
+def _squares(order, cols: int) -> list[list[int]]:
+    return [[int(u) // cols, int(u) % cols] for u in order]
+
+
+CLOSED_6 = _squares(construct.stitched_tour(6, 6)[0], 6)
+OPEN_5_PATH = _squares(construct.warnsdorff(5, 5, False, 0, None, 100)[0] or [], 5)
 
 
 # --- parse / format ---------------------------------------------------------------
@@ -71,40 +74,32 @@ def test_generate_is_the_board_and_checks_params() -> None:
 # --- the checker --------------------------------------------------------------------
 
 
-def test_verifier_accepts_a_closed_tour_and_it_serves_open_too() -> None:
-    tour = _closed_6x6()
-    assert KT.verify(Board(6, 6), {"tour": tour}) is None
-    assert KT.verify(Board(6, 6, closed=False), {"tour": tour}) is None
+def _swapped(tour: list, i: int, j: int) -> list:
+    tour = [*tour]
+    tour[i], tour[j] = tour[j], tour[i]
+    return tour
 
 
-def _problem(board: Board, tour: object) -> str:
+@pytest.mark.parametrize(
+    ("board", "tour", "words"),  # words None: accepted
+    [
+        (Board(6, 6), CLOSED_6, None),
+        (Board(6, 6, closed=False), CLOSED_6, None),  # a closed tour serves open too
+        (Board(6, 6), CLOSED_6[5:] + CLOSED_6[:5], None),  # still closed: a rotation is fine
+        (Board(6, 6), _swapped(CLOSED_6, 3, 4), "not a knight move"),
+        (Board(6, 6), [*CLOSED_6[:-1], CLOSED_6[0]], "twice"),
+        (Board(6, 6), CLOSED_6[:-1], "squares"),  # a missing square
+        (Board(6, 6), [*CLOSED_6[:-1], [6, 0]], "outside"),
+        (Board(6, 6), [[-1, 0], *CLOSED_6[1:]], "outside"),
+        (Board(5, 5, closed=False), OPEN_5_PATH, None),
+        (Board(5, 5), OPEN_5_PATH, "closed tour required"),
+        (Board(1, 1, closed=False), [[0, 0]], None),
+        (Board(1, 1), [[0, 0]], "1x1"),
+    ],
+)
+def test_verifier(board: Board, tour: list, words: str | None) -> None:
     problem = KT.verify(board, {"tour": tour})
-    assert isinstance(problem, str) and problem
-    return problem
-
-
-def test_verifier_rejects_crafted_wrong_answers() -> None:
-    board, good = Board(6, 6), _closed_6x6()
-    swapped = [*good]
-    swapped[3], swapped[4] = swapped[4], swapped[3]
-    assert "not a knight move" in _problem(board, swapped)
-    twice = [*good[:-1], good[0]]
-    assert "twice" in _problem(board, twice)
-    assert "squares" in _problem(board, good[:-1])  # a missing square
-    outside = [*good[:-1], [6, 0]]
-    assert "outside" in _problem(board, outside)
-    negative = [[-1, 0], *good[1:]]
-    assert "outside" in _problem(board, negative)
-    rotated = good[5:] + good[:5]  # still closed: a rotation is fine
-    assert KT.verify(board, {"tour": rotated}) is None
-
-
-def test_verifier_rejects_an_open_path_where_a_closed_tour_is_required() -> None:
-    path = construct.warnsdorff(5, 5, False, 0, None, 100)[0]
-    assert path is not None
-    tour = [[u // 5, u % 5] for u in path]
-    assert KT.verify(Board(5, 5, closed=False), {"tour": tour}) is None
-    assert "closed tour required" in _problem(Board(5, 5), tour)
+    assert problem is None if words is None else words in (problem or ""), problem
 
 
 @pytest.mark.parametrize(
@@ -126,11 +121,6 @@ def test_verifier_reports_malformed_answers_without_raising(solution: object) ->
     assert isinstance(problem, str) and problem
 
 
-def test_one_square_boards() -> None:
-    assert KT.verify(Board(1, 1, closed=False), {"tour": [[0, 0]]}) is None
-    assert "1x1" in _problem(Board(1, 1), [[0, 0]])
-
-
 # --- draw and render ----------------------------------------------------------------
 
 
@@ -143,8 +133,7 @@ def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
         order = construct.stitched_tour(rows, cols)[0].tolist()
     else:
         order = construct.warnsdorff(rows, cols, False, 0, None, 100)[0]
-    tour = [[u // cols, u % cols] for u in order]
-    figure = KT.draw(board, {"tour": tour})
+    figure = KT.draw(board, {"tour": _squares(order, cols)})
     out = tmp_path / "tour.png"
     figure.savefig(out)
     assert out.stat().st_size > 5000
@@ -154,10 +143,10 @@ def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
 
 
 def test_render_numbers_small_boards_and_summarises_big_ones() -> None:
-    text = KT.render(Board(6, 6), {"tour": _closed_6x6()})
+    text = KT.render(Board(6, 6), {"tour": CLOSED_6})
     assert text.splitlines()[1].split()[0] == "0" and "35" in text
     big = construct.stitched_tour(60, 60)[0].tolist()
-    summary = KT.render(Board(60, 60), {"tour": [[u // 60, u % 60] for u in big]})
+    summary = KT.render(Board(60, 60), {"tour": _squares(big, 60)})
     assert len(summary.splitlines()) == 1 and "3600 squares" in summary
     assert "no tour" in KT.render(Board(5, 5), None)
 
@@ -177,8 +166,7 @@ def test_schwenk_and_open_tour_existence() -> None:
 @pytest.mark.parametrize(("rows", "cols"), [(5, 6), (11, 12), (13, 20), (26, 17), (40, 40)])
 def test_stitched_tours_are_closed_tours(rows: int, cols: int) -> None:
     order, counters = construct.stitched_tour(rows, cols)
-    tour = [[int(u) // cols, int(u) % cols] for u in order]
-    assert KT.verify(Board(rows, cols), {"tour": tour}) is None
+    assert KT.verify(Board(rows, cols), {"tour": _squares(order, cols)}) is None
     assert counters["merges"] == counters["blocks"] - 1
 
 

@@ -19,7 +19,6 @@ from models.numberlink.verify import verify
 from models.registry import encodings, generated_spec, load_instance
 
 ROOT = Path(__file__).resolve().parents[1]
-SEED_BOARD = ROOT / "instances/numberlink/numberlink01.txt"
 PUBLIC = ROOT / "instances/numberlink/public"
 
 # 3x3 with three pairs and one right answer
@@ -41,17 +40,17 @@ def board_of(text: str):
 
 
 @pytest.mark.parametrize(
-    ("name", "form", "size", "label", "ends"),
+    ("name", "form", "size", "labels", "label", "ends"),
     [
-        ("numberlink01.txt", INTEGER, "10x10", "1", ((0, 0), (2, 3))),
-        ("public/5x5_ha_4c_016.txt", LETTER, "5x5", "B", ((0, 0), (0, 4))),
+        ("numberlink01.txt", INTEGER, "10x10", "12345678", "1", ((0, 0), (2, 3))),
+        ("public/5x5_ha_4c_016.txt", LETTER, "5x5", "ABCD", "B", ((0, 0), (0, 4))),
     ],
 )
-def test_board_files_parse_and_round_trip(name, form, size, label, ends):
+def test_board_files_parse_and_round_trip(name, form, size, labels, label, ends):
     text = (ROOT / "instances/numberlink" / name).read_text()
     board = parse(text, name)
-    assert (board.form, PUZZLE.size_of(board), board.ends[label]) == (form, size, ends)
-    assert board.labels == (list("ABCD") if form == LETTER else [str(n) for n in range(1, 9)])
+    assert (board.form, PUZZLE.size_of(board), "".join(board.labels)) == (form, size, labels)
+    assert board.ends[label] == ends
     assert format_board(board) == text
     assert parse(format_board(board), "again") == board
 
