@@ -234,7 +234,7 @@ def test_bad_range_and_syntax_error(tmp_path: Path) -> None:
 )
 def test_cli_rejects_bad_suites_before_running(tmp_path: Path, capsys, text, fragment) -> None:
     """One line, exit 2, nothing stored; in this process, as the suite is refused before any
-    fork (a refusal through a real process: test_bad_input, test_interface)."""
+    fork (exit 2 through a real process: test_interface)."""
     store, path = tmp_path / "store.sqlite", _suite(tmp_path, text)
     assert cli.main(["run", "--suite", str(path), "--store", str(store)]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
