@@ -27,8 +27,8 @@ def test_huge_generated_board_and_suite_are_refused(tmp_path: Path) -> None:
         '[[cases]]\nname = "huge"\npuzzle = "numberlink"\nencodings = ["circuit-cpsat"]\n'
         'generate = { sizes = ["10x10", "5000x5000"], seeds = [1] }\n'
     )
-    store = tmp_path / "bench.sqlite"
-    _assert_usage_error(run_cli("run", "--suite", str(suite), "--store", str(store)), "5000x5000")
+    store = tmp_path / "bench.sqlite"  # refused before any fork: in this process
+    _assert_usage_error(main_cli("run", "--suite", str(suite), "--store", str(store)), "5000x5000")
     assert not store.exists()
 
 

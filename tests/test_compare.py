@@ -42,34 +42,30 @@ def _solve_row(table: pd.DataFrame, instance: str = "a") -> pd.Series:
     return table[(table["instance"] == instance) & (table["aspect"] == "solve")].iloc[0]
 
 
-def test_clear_slowdown_is_a_regression() -> None:
-    base = _runs([("a", "solved", [1.0, 1.02, 0.98, 1.01, 0.99])])
-    cur = _runs([("a", "solved", [2.0, 2.05, 1.97, 2.02, 1.99])])
-    assert _verdict(base, cur) == "regression"
-    assert _verdict(cur, base) == "improvement"
+ONE_S = ("solved", [1.0, 1.02, 0.98, 1.01, 0.99])
+TWO_S = ("solved", [2.0, 2.05, 1.97, 2.02, 1.99])
+NOISE = list(1 + 0.05 * np.random.default_rng(1).standard_normal(10))
+MS_4, MS_8 = ("solved", [0.004, 0.0041, 0.0039]), ("solved", [0.008, 0.0081, 0.0079])
+SOLVED, TIMEOUT, WRONG = ("solved", [1.0]), ("timeout", [0]), ("wrong", [0])
 
 
-def test_noise_within_threshold_is_not_flagged() -> None:
-    rng = np.random.default_rng(1)
-    base = _runs([("a", "solved", list(1 + 0.05 * rng.standard_normal(5)))])
-    cur = _runs([("a", "solved", list(1 + 0.05 * rng.standard_normal(5)))])
-    assert _verdict(base, cur) == "same"
-
-
-def test_single_noisy_sample_against_wide_spread_is_not_flagged() -> None:
-    base = _runs([("a", "solved", [0.5, 1.5, 1.0])])
-    cur = _runs([("a", "solved", [1.2, 0.6, 1.6])])
-    assert _verdict(base, cur) == "same"
-
-
-def test_status_rules() -> None:
-    assert _verdict(_runs([("a", "solved", [1.0])]), _runs([("a", "timeout", [0])])) == "regression"
-    assert _verdict(_runs([("a", "timeout", [0])]), _runs([("a", "timeout", [0])])) == "same"
-    assert (
-        _verdict(_runs([("a", "timeout", [0])]), _runs([("a", "solved", [1.0])])) == "improvement"
-    )
-    assert _verdict(_runs([("a", "solved", [1.0])]), _runs([("a", "wrong", [0])])) == "regression"
-    assert _verdict(_runs([("a", "wrong", [0])]), _runs([("a", "solved", [1.0])])) == "improvement"
+@pytest.mark.parametrize(
+    ("base", "cur", "verdict"),
+    [
+        (ONE_S, TWO_S, "regression"),  # a clear slowdown
+        (TWO_S, ONE_S, "improvement"),
+        (("solved", NOISE[:5]), ("solved", NOISE[5:]), "same"),  # noise within the threshold
+        (("solved", [0.5, 1.5, 1.0]), ("solved", [1.2, 0.6, 1.6]), "same"),  # wide spread
+        (MS_4, MS_8, "same"),  # tiny time differences are below the noise floor
+        (SOLVED, TIMEOUT, "regression"),  # the status rules
+        (TIMEOUT, TIMEOUT, "same"),
+        (TIMEOUT, SOLVED, "improvement"),
+        (SOLVED, WRONG, "regression"),
+        (WRONG, SOLVED, "improvement"),
+    ],
+)
+def test_verdict_from_statuses_and_times(base, cur, verdict) -> None:
+    assert _verdict(_runs([("a", *base)]), _runs([("a", *cur)])) == verdict
 
 
 def test_deterministic_counter_change_is_flagged_even_when_times_are_noisy() -> None:
@@ -153,21 +149,16 @@ def test_build_noise_is_not_flagged_and_tiny_builds_are_left_out() -> None:
     assert "under" in _build_row(tiny)["reason"]
 
 
-def test_one_sample_of_an_undeclared_counter_is_not_trusted() -> None:
+@pytest.mark.parametrize(("times", "verdict"), [([1.0], "same"), ([1.0, 1.0], "regression")])
+def test_an_undeclared_counter_is_trusted_once_shown_to_repeat(times, verdict) -> None:
     """z3.Solver() does not repeat its rlimit count: one run each side proves nothing."""
-    options = {"z3_solver": "Solver"}
-    base = _runs([("a", "solved", [1.0])], {"rlimit_count": 1000}, "z3", options=options)
-    cur = _runs([("a", "solved", [1.0])], {"rlimit_count": 2000}, "z3", options=options)
+    base, cur = (
+        _runs([("a", "solved", times)], {"rlimit_count": n}, "z3", options={"z3_solver": "Solver"})
+        for n in (1000, 2000)
+    )
     row = _solve_row(compare_runs(base, cur).table)
-    assert row["verdict"] == "same"
-    assert "time" in row["reason"]
-
-
-def test_a_counter_shown_to_repeat_is_trusted() -> None:
-    options = {"z3_solver": "Solver"}
-    base = _runs([("a", "solved", [1.0, 1.0])], {"rlimit_count": 1000}, "z3", options=options)
-    cur = _runs([("a", "solved", [1.0, 1.0])], {"rlimit_count": 2000}, "z3", options=options)
-    assert _solve_row(compare_runs(base, cur).table)["verdict"] == "regression"
+    assert row["verdict"] == verdict
+    assert verdict == "regression" or "time" in row["reason"]
 
 
 def test_declared_repeatable_only_under_its_settings() -> None:

@@ -3,10 +3,14 @@
 A new encoding is tested the day it is added: nothing here names an encoding. Every value
 of every option an encoding declares (``option_choices``) runs too, one option varied at a
 time from the defaults, on one solvable and one unsolvable tiny board, so an option that
-crashes is caught the day it is added (about 10 s for all of them).
+crashes is caught the day it is added (about 10 s for all of them). Each board is loaded
+(a ``gen:`` one generated) once for all encodings; the path where a run generates its own
+board is tested in test_measure and test_bad_input.
 """
 
 from __future__ import annotations
+
+from functools import cache
 
 import pytest
 
@@ -39,6 +43,16 @@ def _option_cases() -> list:
     return cases
 
 
+@cache
+def _board(puzzle: str, spec: str) -> object:
+    return registry.load_instance(spec, puzzle).instance
+
+
+def _run(puzzle: str, spec: str, encoding: str, options: dict | None = None):
+    task = RunTask(puzzle, spec, encoding, options or {}, time_limit_s=LIMIT_S)
+    return run_isolated(task, _board(puzzle, spec))
+
+
 def test_every_puzzle_has_tiny_instances_and_encodings() -> None:
     for puzzle, rules in registry.puzzles().items():
         assert rules.tiny, f"{puzzle} lists no tiny instances for the conformance test"
@@ -47,7 +61,7 @@ def test_every_puzzle_has_tiny_instances_and_encodings() -> None:
 
 @pytest.mark.parametrize(("puzzle", "encoding", "spec"), _cases("tiny"))
 def test_encoding_solves_tiny_instance(puzzle: str, encoding: str, spec: str) -> None:
-    result = run_isolated(RunTask(puzzle, spec, encoding, time_limit_s=LIMIT_S))
+    result = _run(puzzle, spec, encoding)
     assert result.status == SOLVED, result.error
     assert result.verified
     assert result.build_s is not None and result.solve_s is not None
@@ -56,7 +70,7 @@ def test_encoding_solves_tiny_instance(puzzle: str, encoding: str, spec: str) ->
 
 @pytest.mark.parametrize(("puzzle", "encoding", "spec"), _cases("tiny_infeasible"))
 def test_encoding_never_solves_infeasible_instance(puzzle: str, encoding: str, spec: str) -> None:
-    result = run_isolated(RunTask(puzzle, spec, encoding, time_limit_s=LIMIT_S))
+    result = _run(puzzle, spec, encoding)
     cls = registry.get_encoding(puzzle, encoding)
     allowed = {INFEASIBLE} if cls.proves_infeasible({}) else {INFEASIBLE, TIMEOUT}
     assert result.status in allowed, result.error
@@ -79,10 +93,9 @@ def test_every_option_value_runs(puzzle: str, encoding: str, key: str, value: ob
     options = {key: value}
     cls = registry.get_encoding(puzzle, encoding)
     sound = cls.proves_infeasible(options)
-    solved = run_isolated(RunTask(puzzle, rules.tiny[0], encoding, options, time_limit_s=LIMIT_S))
+    solved = _run(puzzle, rules.tiny[0], encoding, options)
     assert solved.status in ({SOLVED} if sound else {SOLVED, TIMEOUT}), solved.error
     assert solved.verified or solved.status != SOLVED
-    unsolvable = rules.tiny_infeasible[0]
-    result = run_isolated(RunTask(puzzle, unsolvable, encoding, options, time_limit_s=LIMIT_S))
+    result = _run(puzzle, rules.tiny_infeasible[0], encoding, options)
     allowed = {INFEASIBLE} if sound and not cls.reference else {INFEASIBLE, TIMEOUT}
     assert result.status in allowed, result.error

@@ -1,22 +1,24 @@
-"""Knight's tour: parsing, the checker against crafted wrong answers, the picture, every encoding."""
+"""Knight's tour: parsing, the checker against crafted wrong answers, the picture, the
+construction, and what encodings do beyond solving (options, counters, timeouts)."""
 
 from __future__ import annotations
 
 import pytest
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, InstanceError, Limits
+from models.base import SOLVED, TIMEOUT, InstanceError, Limits
 from models.knights_tour import construct
 from models.knights_tour.rules import Board
 from models.registry import encodings, get_puzzle, load_instance
 
 KT = get_puzzle("knights_tour")
-ENCODINGS = sorted(encodings()["knights_tour"])
-SOLVER_ENCODINGS = [e for e in ENCODINGS if not encodings()["knights_tour"][e].reference]
 
 
-def _closed_6x6() -> list[list[int]]:
-    tour = construct.stitched_tour(6, 6)[0]
-    return [[int(u) // 6, int(u) % 6] for u in tour]
+def _squares(order, cols: int) -> list[list[int]]:
+    return [[int(u) // cols, int(u) % cols] for u in order]
+
+
+CLOSED_6 = _squares(construct.stitched_tour(6, 6)[0], 6)
+OPEN_5_PATH = _squares(construct.warnsdorff(5, 5, False, 0, None, 100)[0] or [], 5)
 
 
 # --- parse / format ---------------------------------------------------------------
@@ -72,40 +74,32 @@ def test_generate_is_the_board_and_checks_params() -> None:
 # --- the checker --------------------------------------------------------------------
 
 
-def test_verifier_accepts_a_closed_tour_and_it_serves_open_too() -> None:
-    tour = _closed_6x6()
-    assert KT.verify(Board(6, 6), {"tour": tour}) is None
-    assert KT.verify(Board(6, 6, closed=False), {"tour": tour}) is None
+def _swapped(tour: list, i: int, j: int) -> list:
+    tour = [*tour]
+    tour[i], tour[j] = tour[j], tour[i]
+    return tour
 
 
-def _problem(board: Board, tour: object) -> str:
+@pytest.mark.parametrize(
+    ("board", "tour", "words"),  # words None: accepted
+    [
+        (Board(6, 6), CLOSED_6, None),
+        (Board(6, 6, closed=False), CLOSED_6, None),  # a closed tour serves open too
+        (Board(6, 6), CLOSED_6[5:] + CLOSED_6[:5], None),  # still closed: a rotation is fine
+        (Board(6, 6), _swapped(CLOSED_6, 3, 4), "not a knight move"),
+        (Board(6, 6), [*CLOSED_6[:-1], CLOSED_6[0]], "twice"),
+        (Board(6, 6), CLOSED_6[:-1], "squares"),  # a missing square
+        (Board(6, 6), [*CLOSED_6[:-1], [6, 0]], "outside"),
+        (Board(6, 6), [[-1, 0], *CLOSED_6[1:]], "outside"),
+        (Board(5, 5, closed=False), OPEN_5_PATH, None),
+        (Board(5, 5), OPEN_5_PATH, "closed tour required"),
+        (Board(1, 1, closed=False), [[0, 0]], None),
+        (Board(1, 1), [[0, 0]], "1x1"),
+    ],
+)
+def test_verifier(board: Board, tour: list, words: str | None) -> None:
     problem = KT.verify(board, {"tour": tour})
-    assert isinstance(problem, str) and problem
-    return problem
-
-
-def test_verifier_rejects_crafted_wrong_answers() -> None:
-    board, good = Board(6, 6), _closed_6x6()
-    swapped = [*good]
-    swapped[3], swapped[4] = swapped[4], swapped[3]
-    assert "not a knight move" in _problem(board, swapped)
-    twice = [*good[:-1], good[0]]
-    assert "twice" in _problem(board, twice)
-    assert "squares" in _problem(board, good[:-1])  # a missing square
-    outside = [*good[:-1], [6, 0]]
-    assert "outside" in _problem(board, outside)
-    negative = [[-1, 0], *good[1:]]
-    assert "outside" in _problem(board, negative)
-    rotated = good[5:] + good[:5]  # still closed: a rotation is fine
-    assert KT.verify(board, {"tour": rotated}) is None
-
-
-def test_verifier_rejects_an_open_path_where_a_closed_tour_is_required() -> None:
-    path = construct.warnsdorff(5, 5, False, 0, None, 100)[0]
-    assert path is not None
-    tour = [[u // 5, u % 5] for u in path]
-    assert KT.verify(Board(5, 5, closed=False), {"tour": tour}) is None
-    assert "closed tour required" in _problem(Board(5, 5), tour)
+    assert problem is None if words is None else words in (problem or ""), problem
 
 
 @pytest.mark.parametrize(
@@ -127,11 +121,6 @@ def test_verifier_reports_malformed_answers_without_raising(solution: object) ->
     assert isinstance(problem, str) and problem
 
 
-def test_one_square_boards() -> None:
-    assert KT.verify(Board(1, 1, closed=False), {"tour": [[0, 0]]}) is None
-    assert "1x1" in _problem(Board(1, 1), [[0, 0]])
-
-
 # --- draw and render ----------------------------------------------------------------
 
 
@@ -144,8 +133,7 @@ def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
         order = construct.stitched_tour(rows, cols)[0].tolist()
     else:
         order = construct.warnsdorff(rows, cols, False, 0, None, 100)[0]
-    tour = [[u // cols, u % cols] for u in order]
-    figure = KT.draw(board, {"tour": tour})
+    figure = KT.draw(board, {"tour": _squares(order, cols)})
     out = tmp_path / "tour.png"
     figure.savefig(out)
     assert out.stat().st_size > 5000
@@ -155,10 +143,10 @@ def test_draw_saves_a_png(tmp_path, rows: int, cols: int, closed: bool) -> None:
 
 
 def test_render_numbers_small_boards_and_summarises_big_ones() -> None:
-    text = KT.render(Board(6, 6), {"tour": _closed_6x6()})
+    text = KT.render(Board(6, 6), {"tour": CLOSED_6})
     assert text.splitlines()[1].split()[0] == "0" and "35" in text
     big = construct.stitched_tour(60, 60)[0].tolist()
-    summary = KT.render(Board(60, 60), {"tour": [[u // 60, u % 60] for u in big]})
+    summary = KT.render(Board(60, 60), {"tour": _squares(big, 60)})
     assert len(summary.splitlines()) == 1 and "3600 squares" in summary
     assert "no tour" in KT.render(Board(5, 5), None)
 
@@ -178,12 +166,11 @@ def test_schwenk_and_open_tour_existence() -> None:
 @pytest.mark.parametrize(("rows", "cols"), [(5, 6), (11, 12), (13, 20), (26, 17), (40, 40)])
 def test_stitched_tours_are_closed_tours(rows: int, cols: int) -> None:
     order, counters = construct.stitched_tour(rows, cols)
-    tour = [[int(u) // cols, int(u) % cols] for u in order]
-    assert KT.verify(Board(rows, cols), {"tour": tour}) is None
+    assert KT.verify(Board(rows, cols), {"tour": _squares(order, cols)}) is None
     assert counters["merges"] == counters["blocks"] - 1
 
 
-# --- every encoding ---------------------------------------------------------------
+# --- encodings: options, counters and timeouts -------------------------------------
 
 
 def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object):
@@ -195,24 +182,23 @@ def _run(encoding: str, spec: str, time_limit_s: float = 20.0, **options: object
     return board, enc.solve(limits)
 
 
-def test_circuit_cpsat_proves_small_schwenk_boards() -> None:
-    for spec in ("instances/knights_tour/5x5.txt", "instances/knights_tour/4x10.txt"):
-        assert _run("circuit-cpsat", spec)[1].status == INFEASIBLE
+OPEN_5 = "gen:knights_tour:5x5:0:open=1"
 
 
-def test_z3_front_ends_agree() -> None:
-    for choice in ("Solver", "SimpleSolver"):
-        board, outcome = _run("pbeq-z3", "instances/knights_tour/5x5-open.txt", z3_solver=choice)
-        assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-        assert outcome.counters["rlimit_count"] > 0
-
-
-def test_warnsdorff_closes_a_big_board_and_can_walk() -> None:
-    board, outcome = _run("warnsdorff", "gen:knights_tour:100x98:0")
+@pytest.mark.parametrize(
+    ("encoding", "spec", "options", "least"),  # least: counters' lowest values
+    [
+        ("pbeq-z3", OPEN_5, {}, {"rlimit_count": 1}),
+        ("pbeq-z3", OPEN_5, {"z3_solver": "SimpleSolver"}, {"rlimit_count": 1}),
+        ("warnsdorff", "gen:knights_tour:12x12:0", {"method": "warnsdorff"}, {"steps": 143}),
+        ("warnsdorff", "instances/knights_tour/4x10-open.txt", {}, {}),  # four-row open
+        ("warnsdorff", "gen:knights_tour:100x98:0", {}, {}),  # the stitched construction
+    ],
+)
+def test_solved_with_options_and_counters(encoding, spec, options, least) -> None:
+    board, outcome = _run(encoding, spec, **options)
     assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-    board, outcome = _run("warnsdorff", "gen:knights_tour:12x12:0", method="warnsdorff")
-    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None
-    assert outcome.counters["steps"] >= 143
+    assert all(outcome.counters[k] >= v for k, v in least.items()), outcome.counters
 
 
 def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
@@ -220,8 +206,3 @@ def test_encodings_report_timeout_when_the_limit_is_tiny() -> None:
     assert outcome.status in (TIMEOUT, SOLVED)
     _, outcome = _run("sum-z3", "gen:knights_tour:10x10:0", time_limit_s=0.05)
     assert outcome.status == TIMEOUT
-
-
-def test_warnsdorff_finds_open_tours_on_four_row_boards() -> None:
-    board, outcome = _run("warnsdorff", "instances/knights_tour/4x10-open.txt")
-    assert outcome.status == SOLVED and KT.verify(board, outcome.solution) is None

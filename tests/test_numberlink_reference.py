@@ -35,8 +35,6 @@ def test_registered_as_a_python_reference():
 @pytest.mark.parametrize(
     "spec",
     [
-        "instances/numberlink/tiny/tiny_5x5.txt",
-        "instances/numberlink/numberlink01.txt",
         "instances/numberlink/generated/gen_10x10_p10_s1.txt",
         "gen:numberlink:6x9:2:pairs=5",
         "gen:numberlink:9x5:4:pairs=4",
@@ -81,8 +79,6 @@ def test_agrees_with_degree_sat_on_the_public_set():
         assert ours.status == theirs.status, path.name
         if ours.status == "solved":
             assert verify(board, ours.solution) is None, path.name
-    # the two 8x8 "ra" boards have a full cover although a unique-solution solver says no
-    assert run(parse((PUBLIC / "8x8_ra_6c_029.txt").read_text(), "p")).status == "solved"
 
 
 def test_pruning_never_changes_the_answer():
@@ -120,21 +116,22 @@ def run_other(board):
     return enc.solve(limits)
 
 
-def test_counters_are_deterministic():
+def test_seed_board_solves_with_the_same_counters_twice():
     board = load_instance("instances/numberlink/numberlink01.txt").instance
-    first = run(board).counters
-    assert first == run(board).counters
-    assert first["restarts"] >= 1  # the default restarts do happen on this board
+    first = run(board)
+    assert first.status == "solved" and verify(board, first.solution) is None
+    assert first.counters == run(board).counters
+    assert first.counters["restarts"] >= 1  # the default restarts do happen on this board
 
 
 def test_time_limit_is_honoured_on_a_big_board():
     board = load_instance("instances/numberlink/generated/gen_30x30_p18_s1.txt").instance
     start = time.monotonic()
-    outcome = run(board, limit=1.0)
+    outcome = run(board, limit=0.3)
     elapsed = time.monotonic() - start
     assert outcome.status in ("timeout", "solved")
     if outcome.status == "solved":
         assert verify(board, outcome.solution) is None
     else:
         assert outcome.solution is None and outcome.counters["nodes"] > 0
-    assert elapsed < 4.0
+    assert elapsed < 3.3  # the limit plus 3 s of slack
