@@ -134,7 +134,7 @@ class Sweep:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
         gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
         for record in self.records:
-            gate.finished(PlannedRun.of(record), record.status, started=False)
+            gate.finished(PlannedRun.of(record), record.status, False, record.wall_s)
         return gate
 
     def _note(self, record: RunRecord) -> list[RunRecord]:
@@ -229,7 +229,7 @@ def run_local(
                     size = rules.size_of(result.made_instance)
                     instances[key] = registry.LoadedInstance(*key, result.made_instance, size)
                 record = sweep.record(item, result, started_at, instances.get(key), host)
-                gate.finished(item, record.status)
+                gate.finished(item, record.status, wall_s=record.wall_s)
             if on_tick:
                 on_tick()
     finally:
@@ -311,7 +311,7 @@ def run_dask(
             keys = ("solver_version", "encoding_hash", "size", "instance_hash")
             worker = {k: reply[k] for k in keys if reply.get(k)}
             record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
-            gate.finished(item, record.status)
+            gate.finished(item, record.status, wall_s=record.wall_s)
             submit_ready()
             if on_tick:
                 on_tick()

@@ -2,7 +2,8 @@
 
 Stop at the first timeout: a configuration (case, puzzle, encoding, options, seed,
 threads) that hit its time or memory limit on a board of N cells is not run on its
-boards of more than N cells. Those runs would only wait out the limit again (most of
+boards of more than N cells (a timeout well inside the limit gave up, ``models.base.gave_up``,
+and stops nothing). Those runs would only wait out the limit again (most of
 what made the old ``all`` sweep take 36 minutes), so they are *not run* and recorded
 as skipped (``bench.skips``), never as measured timeouts: charts show only what was
 measured, and a PAR-2 that counts them must do so knowingly. Boards of the same size
@@ -26,7 +27,7 @@ from collections import Counter, deque
 from collections.abc import Iterable
 
 from bench.plan import PlannedRun
-from models.base import MEMOUT, TIMEOUT
+from models.base import MEMOUT, TIMEOUT, gave_up
 
 #: statuses that end a configuration's size sweep
 LIMIT_HIT = (TIMEOUT, MEMOUT)
@@ -65,7 +66,9 @@ class SizeGate:
             return None
         return cells(self._sizes.get((run.puzzle, run.instance)))
 
-    def finished(self, run: PlannedRun, status: str, started: bool = True) -> None:
+    def finished(
+        self, run: PlannedRun, status: str, started: bool = True, wall_s: float | None = None
+    ) -> None:
         """Note a run's end (``started=False``: a run stored by an earlier session)."""
         n = self._cells(run)
         if n is None:
@@ -73,7 +76,8 @@ class SizeGate:
         key = config_key(run)
         if started and self._unfinished.get(key, Counter())[n] > 0:
             self._unfinished[key][n] -= 1
-        if status in LIMIT_HIT and (key not in self.stopped or n < self.stopped[key][0]):
+        hit = status in LIMIT_HIT and not gave_up(status, wall_s, run.time_limit_s)
+        if hit and (key not in self.stopped or n < self.stopped[key][0]):
             self.stopped[key] = (n, self._sizes[(run.puzzle, run.instance)], run.instance)
 
     def skip_reason(self, run: PlannedRun) -> str | None:

@@ -22,6 +22,17 @@ MEMOUT = "memout"
 ERROR = "error"
 WRONG = "wrong"
 STATUSES = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR, WRONG)
+#: a timeout whose wall time is under this share of its limit gave up (a reference search
+#: exhausted on a board with no solution, an assumption that pruned every branch): it did
+#: not run out of time, so it neither ends a size sweep nor stands for ``t > limit`` in a fit
+GAVE_UP_SHARE = 0.5
+
+
+def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bool:
+    """Whether a run stopped without an answer well inside its time limit."""
+    if status != TIMEOUT or wall_s is None or not time_limit_s or wall_s != wall_s:  # NaN
+        return False
+    return wall_s < GAVE_UP_SHARE * time_limit_s
 
 
 class InstanceError(ValueError):

@@ -70,3 +70,16 @@ def test_too_few_sizes_gives_no_fit() -> None:
     assert scaling.fit_config(_table([4, 9, 9, 400], lambda n: n, limit=50.0)) is None
     table = scaling.fit_table({})
     assert table.empty
+
+
+@pytest.mark.parametrize(("wall_s", "censored"), [(0.001, 0), (10.5, 1), (math.nan, 1)])
+def test_a_timeout_that_gave_up_early_is_no_censored_point(wall_s: float, censored: int) -> None:
+    """A reference that gives up at once on a board with no solution is stored as timeout:
+    censored at its 10 s limit it would drag a fast power law up at the small sizes."""
+    cells = [4, 9, 16, 25, 36, 49, 64, 81, 100, 144]
+    table = _table(cells, lambda n: 1e-4 * n, limit=10.0).assign(wall_s=0.01)
+    table.loc[0, ["status", "time_s", "wall_s"]] = ["timeout", math.nan, wall_s]
+    fit = scaling.fit_config(table, resamples=20)
+    assert (fit.solved, fit.censored) == (9, censored)
+    if censored == 0:
+        assert fit.model == scaling.POWER and fit.value == pytest.approx(1.0, rel=1e-3)

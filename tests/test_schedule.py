@@ -107,6 +107,24 @@ def test_gate_waits_for_smaller_boards_and_ignores_unsized_or_opted_out_runs() -
     assert cells("12x10") == 120 and cells("n/a") is None
 
 
+@pytest.mark.parametrize(
+    ("wall_s", "stops"), [(0.001, False), (9.0, True), (10.5, True), (None, True)]
+)
+def test_a_timeout_that_gave_up_early_does_not_stop_the_size_sweep(wall_s, stops: bool) -> None:
+    """warnsdorff gives up at once on a 4x4 with no closed tour (status timeout): its
+    solvable 5x5 and 3x10 must still run, not be skipped as if it had hit its limit."""
+    small, big = (
+        PlannedRun(case="c", puzzle="knights_tour", instance=i, encoding="e", time_limit_s=10.0)
+        for i in ("a", "b")
+    )
+    gate = SizeGate([small, big], {("knights_tour", "a"): "4x4", ("knights_tour", "b"): "5x5"})
+    queue = deque([small, big])
+    assert gate.take(queue) == (small, [])
+    gate.finished(small, "timeout", wall_s=wall_s)
+    chosen, skipped = gate.take(queue)
+    assert (chosen is None and [r for r, _ in skipped] == [big]) if stops else chosen == big
+
+
 @pytest.mark.skipif(pytest.importorskip("distributed") is None, reason="needs distributed")
 def test_executor_dask_alone_starts_a_local_cluster(tmp_path: Path) -> None:
     suite = tmp_path / "tiny.toml"

@@ -18,7 +18,9 @@ answer in time (timeout or memout) is a **right-censored** point: all we know is
 model): an observed point adds ``log pdf((y - mu) / sigma) - log sigma``, a censored one
 ``log P(Y > log limit) = log sf((log limit - mu) / sigma)``, maximised by SLSQP (analytic gradient) over
 (a, slope, log sigma) from the least-squares fit of the solved points, sigma kept within
-[1e-3, 10]. Errors and wrong answers are not timings and are left out. So a line that
+[1e-3, 10]. Errors and wrong answers are not timings and are left out; so is a timeout
+whose runs stopped before half their limit (``GAVE_UP_SHARE``): a search that gave up
+(a reference algorithm on a board with no solution) says nothing of ``t > limit``. So a line that
 would pass below the limit at sizes that timed out is penalised, and dropping the hard
 sizes cannot flatten the curve.
 
@@ -40,6 +42,7 @@ from scipy import optimize, special
 
 from bench.analysis.stats import SOLVED
 from bench.analysis.tables import size_cells
+from models.base import gave_up
 
 POWER, EXPONENTIAL = "power", "exponential"
 BOOTSTRAP = 200
@@ -93,6 +96,9 @@ def observations(group: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """(cells, log time or log limit, censored flag) of one configuration's instances."""
     solved = (group["status"] == SOLVED) & group["time_s"].notna()
     censored = group["status"].isin(CENSORED) & group["time_limit_s"].notna()
+    if "wall_s" in group:  # per_instance's median wall time of the runs
+        stopped = zip(group["status"], group["wall_s"], group["time_limit_s"], strict=True)
+        censored &= ~pd.Series([gave_up(*row) for row in stopped], index=group.index)
     keep = solved | censored
     cells = group.loc[keep, "size"].map(size_cells).to_numpy(dtype=float)
     value = group.loc[keep, "time_s"].where(solved[keep], group.loc[keep, "time_limit_s"])

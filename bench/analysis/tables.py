@@ -57,7 +57,8 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
 
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
     """One row per (puzzle, instance, config): median time over repeats and seeds, and the
-    outcome (``stats.instance_status``)."""
+    outcome (``stats.instance_status``); ``wall_s`` (median, any status) tells a search that
+    gave up from one that ran out of time."""
     runs = runs if "config" in runs else with_config(runs)
     keys = ["puzzle", "instance", "size", "config", "encoding"]
     if runs.empty:
@@ -73,6 +74,7 @@ def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
             time_limit_s=("time_limit_s", "max"),
             n_vars=("n_vars", "median"),
             n_constraints=("n_constraints", "median"),
+            **({"wall_s": ("wall_s", "median")} if "wall_s" in runs else {}),
         )
         .reset_index()
     )

@@ -11,7 +11,8 @@ pinned to its own core (``--no-pin`` to leave them free), measured in
 docs/experiments/pinning.md. Runs still share caches and memory bandwidth, so ``--jobs 1``
 is the quiet choice for figures.
 A configuration that hits its limit on a board is not run on its larger boards (recorded
-as skipped, not as timeouts; ``--all-sizes`` runs them). Suites that ask for it
+as skipped, not as timeouts; ``--all-sizes`` runs them); a timeout well inside the limit
+gave up rather than hit it, and stops nothing. Suites that ask for it
 (``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
 
 Exit code: 0 when every run ended solved, infeasible, timeout or memout (limits are
