@@ -19,7 +19,7 @@ model): an observed point adds ``log pdf((y - mu) / sigma) - log sigma``, a cens
 ``log P(Y > log limit) = log sf((log limit - mu) / sigma)``, maximised by SLSQP (analytic gradient) over
 (a, slope, log sigma) from the least-squares fit of the solved points, sigma kept within
 [1e-3, 10]. Errors and wrong answers are not timings and are left out; so is a timeout
-whose runs stopped before half their limit (``GAVE_UP_SHARE``): a search that gave up
+whose runs stopped before half their limit (``models.base.gave_up``): a search that gave up
 (a reference algorithm on a board with no solution) says nothing of ``t > limit``. So a line that
 would pass below the limit at sizes that timed out is penalised, and dropping the hard
 sizes cannot flatten the curve.
