@@ -232,3 +232,14 @@ def test_a_machine_slower_at_every_build_is_not_a_build_regression() -> None:
     assert one.loc["enc2", "verdict"] == "regression"
     assert one.loc["enc2", "ratio"] == pytest.approx(2.5, rel=0.05)
     assert set(one.drop(index="enc2")["verdict"]) == {"same"}
+
+
+def test_a_run_without_the_counter_keeps_it_out_of_the_comparison() -> None:
+    """Two of three repeats solved (the mode) and one stopped early with no counters: the
+    counter is not on every run, so the verdict falls back to time instead of failing."""
+    counters = {"conflicts": 10, "decisions": 20}
+    base = _runs([("a", "solved", [1.0, 1.0, 1.0])], counters)
+    stopped = _runs([("a", "timeout", [0])], {}).assign(repeat=2)
+    cur = pd.concat([_runs([("a", "solved", [1.0, 1.01])], counters), stopped])
+    row = _solve_row(compare_runs(base, cur, threshold=0.1).table)
+    assert row["verdict"] == "same" and "counter" not in row["reason"], row["reason"]

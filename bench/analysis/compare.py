@@ -275,13 +275,16 @@ def _repeatable(runs: pd.DataFrame) -> set[str]:
         effort |= set(effort_counters(str(solver)))
     seeds = runs.groupby("seed").size()
     shown = {n for n in values if all(seeds.get(s, 0) >= 2 for s in values[n])}
+    # on every run: one run of a mostly solved instance that stopped early reports no counter
+    names_per_run = [set(c) if isinstance(c, dict) else set() for c in runs["counters"]]
+    everywhere = set.intersection(*names_per_run) if names_per_run else set()
     return {
         name
         for name, by_seed in values.items()
         if name in effort
         and (name in declared or name in shown)
         and all(len(v) == 1 for v in by_seed.values())
-        and len(by_seed) == len(seeds)  # present on every seed
+        and name in everywhere
     }
 
 
