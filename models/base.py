@@ -8,6 +8,7 @@ answer to the puzzle's own ``verify``, which never imports an encoding.
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,7 +31,7 @@ GAVE_UP_SHARE = 0.5
 
 def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bool:
     """Whether a run stopped without an answer well inside its time limit."""
-    if status != TIMEOUT or wall_s is None or not time_limit_s or wall_s != wall_s:  # NaN
+    if status != TIMEOUT or wall_s is None or not time_limit_s or math.isnan(wall_s):
         return False
     return wall_s < GAVE_UP_SHARE * time_limit_s
 

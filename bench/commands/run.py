@@ -126,9 +126,8 @@ def main(args: argparse.Namespace) -> int:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
             plan = [PlannedRun(**item) for item in sweep_row["plan"]]
-            measure.warm_up(r.puzzle for r in plan)
+            env = _warm(plan, store.environments(args.store, [run_id]).get(run_id))
             instances = suites.load_planned_instances(plan)
-            env = _stored_environment(args.store, run_id, {r.puzzle for r in plan})
             args.jobs = args.jobs or default_jobs()
             code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         return _report(args, run_id, code, bool(args.report))
@@ -140,8 +139,7 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
-    measure.warm_up(r.puzzle for r in plan)  # before the environment's fork: the child inherits it
-    env = environment.collect_isolated(puzzles={r.puzzle for r in plan})
+    env = _warm(plan)
     with store.connect(args.store) as conn:
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
         store.save_environment(conn, run_id, env)
@@ -245,6 +243,9 @@ ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs",
                   "pin", "all_sizes")  # fmt: skip
 
 
-def _stored_environment(store_path: str, run_id: str, puzzles: set[str]) -> dict:
-    envs = store.environments(store_path, [run_id])
-    return envs.get(run_id) or environment.collect_isolated(puzzles=puzzles)
+def _warm(plan: list[PlannedRun], stored: dict | None = None) -> dict:
+    """Import the plan's puzzles and solvers, then its environment: ``stored`` (a resume),
+    else collected in a fork that inherits the warm imports."""
+    puzzles = {r.puzzle for r in plan}
+    measure.warm_up(puzzles)
+    return stored or environment.collect_isolated(puzzles=puzzles)
