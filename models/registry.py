@@ -18,6 +18,7 @@ import importlib.util
 import inspect
 import os
 import pkgutil
+import types
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -66,7 +67,9 @@ def _encoding_classes(module_name: str) -> tuple[type[Encoding], ...]:
     return tuple(
         cls
         for _, cls in inspect.getmembers(module, inspect.isclass)
-        if issubclass(cls, Encoding)
+        # Python 3.10 takes an alias such as ``Cell = tuple[int, int]`` for a class
+        if not isinstance(cls, types.GenericAlias)
+        and issubclass(cls, Encoding)
         and not inspect.isabstract(cls)
         and cls.__module__ == module.__name__
     )
