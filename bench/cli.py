@@ -43,6 +43,7 @@ COMMANDS = {
     "compare": "compare",
     "baseline": "baseline",
     "history": "history",
+    "backup": "backup",
     "completion": "completion",
 }
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from models import registry
-from models.base import InstanceError, Puzzle
+from models.base import InstanceError, Puzzle, read_instance_file
 from models.registry import UsageError
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -97,9 +97,9 @@ def _entries(where: str, rules: Puzzle, path: str) -> list[tuple[int, str]]:
     key = (rules.name, path)
     if key not in _ENTRY_CACHE:
         try:
-            text = (REPO_ROOT / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SuiteError(f"{where}: cannot read {path}: {err}") from None
+            text = read_instance_file(REPO_ROOT / path, path)
+        except InstanceError as err:
+            raise SuiteError(f"{where}: {err}") from None
         entries = rules.split(text) if text.strip() else []
         if not entries:
             raise SuiteError(f"{where}: {path} holds no puzzle")

@@ -12,6 +12,7 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
 # Statuses an encoding may return; the harness adds ``wrong`` (checker refused the
@@ -43,6 +44,16 @@ class InstanceError(ValueError):
         self.source, self.message, self.line = source, message, line
         where = f"{source}:{line}" if line is not None else source
         super().__init__(f"{where}: {message}")
+
+
+def read_instance_file(path: Path, source: str) -> str:
+    """The text of an instance file, the one way every loader reads one: UTF-8, with a
+    leading byte order mark (Windows editors write one) dropped, so it never reaches a
+    parser as a character of the board; an unreadable file is InstanceError naming it."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InstanceError(source, f"cannot read: {err}") from None
 
 
 @dataclass(frozen=True)
