@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.cli import BenchUsageError, HarnessError
+from models.errors import HarnessError, UsageError
 
 #: writes the whole output to the path it is given
 Writer = Callable[[Path], Any]
@@ -33,7 +33,7 @@ def kind(path: Path) -> str:
     except FileNotFoundError:
         return "missing"
     except OSError as err:
-        raise BenchUsageError(f"{path}: cannot use it as an output ({err.strerror})") from None
+        raise UsageError(f"{path}: cannot use it as an output ({err.strerror})") from None
     if stat.S_ISREG(mode):
         return "file"
     if stat.S_ISDIR(mode):
@@ -56,12 +56,12 @@ def check_output(path: str | Path, *, overwrite: bool = True) -> tuple[Path, str
     try:
         target = path.resolve() if path.is_symlink() else path
     except (OSError, RuntimeError) as err:  # a symlink loop
-        raise BenchUsageError(f"{path}: cannot follow this link ({err})") from None
+        raise UsageError(f"{path}: cannot follow this link ({err})") from None
     found = kind(target)
     if found in ("folder", "socket", "block device", "special file"):
-        raise BenchUsageError(f"{path} is a {found}: give a file name to write")
+        raise UsageError(f"{path} is a {found}: give a file name to write")
     if found == "file" and not overwrite:
-        raise BenchUsageError(f"{path} exists: give a new file name (nothing was overwritten)")
+        raise UsageError(f"{path} exists: give a new file name (nothing was overwritten)")
     return target, found
 
 
@@ -86,24 +86,24 @@ def output_folder(path: str | Path) -> Path:
         try:
             path.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
-            raise BenchUsageError(f"{path}: a file is in the way of this folder") from None
+            raise UsageError(f"{path}: a file is in the way of this folder") from None
         except NotADirectoryError:
-            raise BenchUsageError(f"{path}: a part of this path is not a folder") from None
+            raise UsageError(f"{path}: a part of this path is not a folder") from None
         except OSError as err:
             raise HarnessError(f"cannot make the folder {path}: {err.strerror or err}") from None
     elif found != "folder":
-        raise BenchUsageError(f"{path} is a {found}, not a folder: give a folder to write into")
+        raise UsageError(f"{path} is a {found}, not a folder: give a folder to write into")
     return path
 
 
 def _write_atomically(target: Path, write: Writer) -> None:
     parent = target.parent
     if kind(parent) not in ("folder", "missing"):
-        raise BenchUsageError(f"{target}: {parent} is not a folder")
+        raise UsageError(f"{target}: {parent} is not a folder")
     try:
         parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
-        raise BenchUsageError(f"{target}: a part of this path is not a folder") from None
+        raise UsageError(f"{target}: a part of this path is not a folder") from None
     except OSError as err:
         raise HarnessError(f"cannot write {target}: {err.strerror or err}") from None
     # keep the suffix, so writers that go by it (matplotlib's savefig) pick the right format

@@ -18,14 +18,10 @@ import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
 from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
-from models.registry import UsageError
+from models.errors import UnknownRunError
 
 #: the longest a sweep's runs stay only in the ``-wal`` file (see _checkpoint_now_and_then)
 CHECKPOINT_EVERY_S = 5.0
-
-
-class UnknownRunError(UsageError):
-    """A run id (or ``latest``) that the store does not hold: exit code 2."""
 
 
 def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:

@@ -23,8 +23,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from bench.cli import BenchUsageError, HarnessError
 from bench.record import KEY_FIELDS, RunRecord
+from models.errors import StoreError, UsageError
 
 DEFAULT_STORE = Path("results/bench.sqlite")
 BUSY_TIMEOUT_MS = 60_000
@@ -33,10 +33,6 @@ CHECKPOINT_WAIT_MS = 2_000
 SCHEMA_VERSION = 1
 #: ``PRAGMA application_id``: marks a file as a puzzle-bench store ("PBst")
 APPLICATION_ID = 0x50427374
-
-
-class StoreError(HarnessError):
-    """The store cannot be read or written (corrupt, foreign, newer, disk full): exit code 3."""
 
 
 def _sql_type(annotation: Any) -> str:
@@ -105,10 +101,10 @@ def _check_kind(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as err:
-        raise BenchUsageError(f"--store {path}: cannot use it ({err.strerror})") from None
+        raise UsageError(f"--store {path}: cannot use it ({err.strerror})") from None
     if not stat.S_ISREG(mode):
         what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
-        raise BenchUsageError(f"--store {path} is {what}: name a results store file (.sqlite)")
+        raise UsageError(f"--store {path} is {what}: name a results store file (.sqlite)")
 
 
 def checkpoint(conn: sqlite3.Connection, mode: str = "TRUNCATE") -> bool:

@@ -120,5 +120,6 @@ def test_a_file_starting_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     path = tmp_path / "bench.sqlite"
-    assert main_cli("run", "--suite", str(suite), "--store", str(path)).returncode == 0
+    result = run_cli("run", "--suite", str(suite), "--store", str(path))
+    assert result.returncode == 0, result.stderr
     assert list(store.load(path)["status"]) == ["solved"]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bench import store
 from bench.outputs import check_output, write_output
 from bench.store_layout import DEFAULT_STORE, backup
+from models.errors import UnknownRunError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if not Path(args.store).is_file():
-        raise store.UnknownRunError(f"{args.store}: no results store here to back up")
+        raise UnknownRunError(f"{args.store}: no results store here to back up")
     check_output(args.dest, overwrite=False)
     counted: list[int] = []
     target = write_output(
