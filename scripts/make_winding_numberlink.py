@@ -24,8 +24,12 @@ planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions
 is split at an edge that cover does not use (the most even such cut), and the check
 runs again. Each split removes at least that cover and adds none (a cover of the split
 board plus the cut edge is a cover of the old one), so the loop ends. A check that
-proves nothing within its budget drops the board (logged ``undecided``): every written
-board is proved unique, ``--check-s`` is the budget stated in the README.
+decides nothing within its budget splits the longest path in the middle (logged
+``undecided``; the cover count cannot grow, and the proof gets easier), so every written
+board is proved unique within ``--check-s`` seconds a check, the budget stated in the
+README; boards the prover finds hard come out denser. Once unique, joins of two paths
+whose ends are neighbours (and which do not touch themselves) are tried, at most
+``--join-checks`` of them, each kept only when proved unique.
 
 Incremental: each board is written (``PREFIX_RxC_sS.txt`` and ``.sol.json``) as soon as
 it is proved, and boards already on disk are skipped, so a killed run resumes. Meant
@@ -49,6 +53,7 @@ from make_sparse_unique_numberlink import (
     edges_of,
     expand,
     other_cover,
+    split_longest,
     split_where_differs,
 )
 from make_unique_numberlink import board_of
@@ -178,16 +183,18 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
     paths = wind(paths, rng, goal, args.steps * cells)
     rng.shuffle(paths)  # labels not in path order
-    stats = {"planted": len(paths), "checks": 0, "sat": 0, "splits": 0, "joins": 0}
+    stats = {"planted": len(paths), "checks": 0, "sat": 0, "splits": 0, "undecided": 0, "joins": 0}
     while True:
         board = board_of(rows, cols, paths)
         verdict, other = check(board, paths, args, stats)
         if verdict == "unique":
             break
-        if verdict == "undecided":
-            return "undecided"
         stats["splits"] += 1
-        if not split_where_differs(paths, other):
+        if verdict == "undecided":  # the split cannot add covers; the proof gets easier
+            stats["undecided"] += 1
+            if not split_longest(paths):
+                return "no split left"
+        elif not split_where_differs(paths, other) and not split_longest(paths):
             return "no split left"
     # fewer pairs while unique: try joins of neighbouring ends, keep those still unique
     tries = args.join_checks
@@ -218,7 +225,7 @@ def main() -> None:
     parser.add_argument("--sparser", type=float, default=1.3, help="plant this much sparser")
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=20_000, help="path search first")
-    parser.add_argument("--check-s", type=float, default=60.0, help="SAT budget per check")
+    parser.add_argument("--check-s", type=float, default=20.0, help="SAT budget per check")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument("--join-checks", type=int, default=40, help="joins tried once unique")
     parser.add_argument("specs", nargs="+", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")

@@ -116,6 +116,87 @@ __all__ = [
 
 
 @njit(cache=True)
+def _settle_end(
+    slot,
+    neighbour,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
+    meta,
+    buf,
+    unique,
+):
+    """``open end`` for one end: no move is dead, one move is made (forced)."""
+    k = slot >> 1
+    if joined[k]:
+        return True
+    m = _moves(slot, neighbour, owner, open_end, buf, unique)
+    if m == 0:
+        return False
+    if m == 1:
+        if buf[0] == JOIN:
+            _join(k, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
+        else:
+            _extend(slot, buf[0], owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
+        meta[FORCED] += 1
+    return True
+
+
+@njit(cache=True)
+def _settle_cell(
+    v,
+    neighbour,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
+    meta,
+    buf,
+    unique,
+):
+    """``dead cell`` for one cell: too few candidates is dead, exactly two with an open
+    end among them moves that end in (forced)."""
+    if owner[v] != 0:
+        return True
+    free = 0
+    nh = 0
+    pair_ok = False
+    for d in range(4):
+        u = neighbour[v, d]
+        if u < 0:
+            continue
+        if owner[u] == 0:
+            free += 1
+        elif slot_at[u] >= 0:
+            s = slot_at[u]
+            for j in range(nh):
+                if (buf[j] >> 1) == (s >> 1):
+                    pair_ok = True
+            buf[nh] = s
+            nh += 1
+    h1 = buf[0]
+    if free + nh < 2:
+        return False
+    if free == 0 and not pair_ok:
+        return False
+    if free + nh == 2 and nh >= 1:
+        if unique and _touches_self(h1, v, neighbour, owner, open_end):
+            return False
+        _extend(h1, v, owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
+        meta[FORCED] += 1
+        if nh == 2:  # both neighbours are the open ends of one pair (pair_ok)
+            _join(h1 >> 1, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
+    return True
+
+
+@njit(cache=True)
 def _propagate(
     neighbour,
     parity,
@@ -138,72 +219,102 @@ def _propagate(
     subtree,
     dfs_dir,
     dfs_stack,
+    since,
 ):
-    """Apply forced moves to a fixpoint; False when a rule shows the state is dead."""
-    n = owner.shape[0]
+    """Apply forced moves to a fixpoint; False when a rule shows the state is dead.
+
+    ``since`` < 0: look at every end and cell until nothing changes. Otherwise the state
+    at trail length ``since`` was a fixpoint, and only what lies near a cell changed
+    since then can fire: the worklist is the trail itself (forced moves append to it),
+    and each entry rechecks the empty cells next to its two cells (``dead cell``) and
+    the open ends within distance 1 of them (2 under ``unique``, whose rule looks at
+    the neighbours of an end's targets)."""
     npairs = joined.shape[0]
-    while True:
-        changed = False
-        for slot in range(2 * npairs):
-            k = slot >> 1
-            if joined[k]:
-                continue
-            m = _moves(slot, neighbour, owner, open_end, buf, unique)
-            if m == 0:
-                return False
-            if m == 1:
-                if buf[0] == JOIN:
-                    _join(k, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
-                else:
-                    _extend(
-                        slot,
-                        buf[0],
+    n = owner.shape[0]
+    if since < 0:
+        while True:
+            before = meta[TRAIL_LEN]
+            for slot in range(2 * npairs):
+                if not _settle_end(
+                    slot,
+                    neighbour,
+                    owner,
+                    open_end,
+                    joined,
+                    slot_at,
+                    trail_slot,
+                    trail_from,
+                    trail_to,
+                    meta,
+                    buf,
+                    unique,
+                ):
+                    return False
+            for v in range(n):
+                if not _settle_cell(
+                    v,
+                    neighbour,
+                    owner,
+                    open_end,
+                    joined,
+                    slot_at,
+                    trail_slot,
+                    trail_from,
+                    trail_to,
+                    meta,
+                    buf,
+                    unique,
+                ):
+                    return False
+            if meta[TRAIL_LEN] == before:
+                break
+    else:
+        t = since
+        while t < meta[TRAIL_LEN]:
+            for x in (trail_from[t], trail_to[t]):
+                for d in range(4):
+                    v = neighbour[x, d]
+                    if v >= 0 and not _settle_cell(
+                        v,
+                        neighbour,
                         owner,
                         open_end,
+                        joined,
                         slot_at,
                         trail_slot,
                         trail_from,
                         trail_to,
                         meta,
-                    )
-                meta[FORCED] += 1
-                changed = True
-        for v in range(n):
-            if owner[v] != 0:
-                continue
-            free = 0
-            nh = 0
-            pair_ok = False
-            for d in range(4):
-                u = neighbour[v, d]
-                if u < 0:
-                    continue
-                if owner[u] == 0:
-                    free += 1
-                elif slot_at[u] >= 0:
-                    s = slot_at[u]
-                    for j in range(nh):
-                        if (buf[j] >> 1) == (s >> 1):
-                            pair_ok = True
-                    buf[nh] = s
-                    nh += 1
-            h1 = buf[0]
-            if free + nh < 2:
-                return False
-            if free == 0 and not pair_ok:
-                return False
-            if free + nh == 2 and nh >= 1:
-                if unique and _touches_self(h1, v, neighbour, owner, open_end):
-                    return False
-                _extend(h1, v, owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
-                meta[FORCED] += 1
-                if nh == 2:  # both neighbours are the open ends of one pair (pair_ok)
-                    _join(
-                        h1 >> 1, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta
-                    )
-                changed = True
-        if not changed:
-            break
+                        buf,
+                        unique,
+                    ):
+                        return False
+                for d in range(5):
+                    u = x if d == 4 else neighbour[x, d]
+                    if u < 0:
+                        continue
+                    for e in range(5 if unique and d < 4 else 1):
+                        w = u if e == 0 else neighbour[u, e - 1]
+                        if (
+                            w >= 0
+                            and slot_at[w] >= 0
+                            and not _settle_end(
+                                slot_at[w],
+                                neighbour,
+                                owner,
+                                open_end,
+                                joined,
+                                slot_at,
+                                trail_slot,
+                                trail_from,
+                                trail_to,
+                                meta,
+                                buf,
+                                unique,
+                            )
+                        ):
+                            return False
+            t += 1
     if meta[OPEN] == 0:
         return meta[EMPTY] == 0
     if not _regions(
@@ -297,6 +408,7 @@ def run(
                 subtree,
                 dfs_dir,
                 dfs_stack,
+                -1 if meta[DEPTH] == 0 else frame_trail[meta[DEPTH] - 1],
             )
             if ok:
                 if meta[OPEN] == 0:
