@@ -15,6 +15,7 @@ from models.numberlink.encodings import _pathsearch as ps
 from models.numberlink.encodings._common import cycles_without_ends
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.pathsearch_numba import PathSearch, PathSearchNumba
+from models.numberlink.encodings.race_numba_sat import RaceNumbaSat
 from models.numberlink.generate import generate
 from models.numberlink.rules import Board, parse
 from models.numberlink.verify import verify
@@ -174,3 +175,27 @@ def test_check_unique_after_an_untouched_answer() -> None:
     assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
     assert enc.found is enc.untouched
     assert enc.check_unique(Limits(time_limit_s=10)) is True
+
+
+def _race(board: Board) -> tuple[str, dict | None, dict]:
+    enc = RaceNumbaSat({})
+    enc.build(board, Limits())
+    out = enc.solve(Limits(time_limit_s=10))
+    return out.status, out.solution, out.counters
+
+
+def test_race_numba_sat_answers_from_whichever_side_is_first_and_repeats() -> None:
+    """race-numba-sat: a board the path search answers in its first turn never builds
+    the CNF (no conflict); one where it stalls is answered by SAT; counters repeat;
+    boards with no cover are proved by either side."""
+    board = _load("instances/numberlink/published-style/p_12x12_s3.txt")
+    status, solution, counters = _race(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["won_by_search"] == 1 and counters["conflicts"] == 0
+    board = _load("gen:numberlink:15x15:1:pairs=6")
+    status, solution, counters = _race(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["won_by_search"] == 0 and counters["conflicts"] > 0
+    assert _race(board)[2] == counters
+    for path in sorted(glob.glob("instances/numberlink/infeasible/*.txt")):
+        assert _race(_load(path))[0] == INFEASIBLE, path
