@@ -31,7 +31,7 @@ from models.numberlink.encodings._common import solution_or_cycles
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.pathsearch_numba import PathSearch
 from models.numberlink.rules import Board
-from models.solvers import effort_counters
+from models.solvers import effort_counters, solve_sat_conflicts
 
 NODE_WORK = 400_000  # decisions x cells per turn (a decision costs about one board scan)
 MIN_NODES = 100
@@ -76,8 +76,7 @@ class RaceNumbaSat(DegreeSat):
                     super().build(self.board, limits)
                     sat = Solver(name=self.option("backend"), bootstrap_with=self.cnf)
                     continue
-                sat.conf_budget(CONFLICTS)
-                answer = sat.solve_limited()
+                answer = solve_sat_conflicts(sat, CONFLICTS)
                 if answer is None:
                     continue
                 stats["rounds"] += 1
