@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -131,3 +133,56 @@ def rss_kb(pid: int | str) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def cpu_s() -> float:
+    """User + system CPU of this process (all threads) and its waited-for children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def status_kb(pid: int | str = "self") -> dict[str, int]:
+    """The ``kB`` lines of /proc/PID/status (VmRSS, VmHWM, RssAnon, RssFile...); {} elsewhere."""
+    out: dict[str, int] = {}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            parts = value.split()
+            if len(parts) == 2 and parts[1] == "kB" and parts[0].isdigit():
+                out[name] = int(parts[0])
+    return out
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a forked run has used at its go signal, so that its own use can be told apart.
+
+    The run's own peak memory is its peak resident size (``VmHWM``, reset to the current
+    size at the go by writing 5 to ``/proc/self/clear_refs``) less its resident size at
+    the go (the warm parent's pages it shares), less the file pages it merely mapped in
+    meanwhile (a solver library's code, shared with every process that loaded it), plus
+    the peak of its waited-for children (a CBC process: all its own). The same idea as
+    runsolver's sampling of a process tree, read once at the end instead of sampled;
+    BenchExec gets it from a cgroup of the run's own, which needs a cgroup to create.
+    """
+
+    cpu_s: float
+    rss_kb: int
+    file_kb: int
+
+    @classmethod
+    def now(cls) -> Usage:
+        with contextlib.suppress(OSError):
+            Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS from here on
+        status = status_kb()
+        return cls(cpu_s(), status.get("VmRSS", 0), status.get("RssFile", 0))
+
+    def since(self) -> dict[str, float]:
+        """The run's CPU seconds since the go and its own peak memory (MB), as report keys."""
+        status = status_kb()
+        peak = status.get("VmHWM", 0)
+        mapped = max(0, status.get("RssFile", 0) - self.file_kb)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # kB on Linux
+        own_kb = max(0, peak - self.rss_kb - mapped) + children
+        return {"run_cpu_s": max(0.0, cpu_s() - self.cpu_s), "own_peak_mb": own_kb / 1024.0}

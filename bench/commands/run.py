@@ -30,10 +30,10 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bench import environment, execute, measure, skips, store, suites
+from bench import environment, execute, limits, measure, skips, store, suites
 from bench.cli import BenchUsageError
-from bench.commands.solve import add_max_cells, apply_max_cells
-from bench.plan import PlannedRun, narrow, run_key
+from bench.commands.solve import add_max_cells, apply_max_cells, default_memory_limit_mb
+from bench.plan import MAX_REPEATS, PlannedRun, narrow, run_key, with_memory_limit
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 
@@ -46,6 +46,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--repeat", type=int, metavar="N", help="repeats per run (overrides the suite)"
     )
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides)")
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        metavar="MB",
+        help="MB each run may allocate (overrides the suite; default: as the suite says, else"
+        " `solve`'s default divided among the --jobs runs at once)",
+    )
     parser.add_argument(
         "--jobs",
         type=int,
@@ -102,8 +109,12 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         raise BenchUsageError("--repeat must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise BenchUsageError("--time-limit must be positive")
+    if args.time_limit is not None:
+        args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
+    if args.memory_limit is not None:
+        args.memory_limit = limits.memory_limit(args.memory_limit, "--memory-limit")
+    if args.repeat is not None and args.repeat > MAX_REPEATS:
+        raise BenchUsageError(f"--repeat must be at most {MAX_REPEATS}, got {args.repeat}")
     if args.executor is None:
         args.executor = "dask" if args.scheduler else "local"
     if args.scheduler and args.executor != "dask":
@@ -118,7 +129,14 @@ def main(args: argparse.Namespace) -> int:
     if not console.is_terminal:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table
     if args.resume:
-        if args.puzzle or args.encoding or args.repeat or args.time_limit or args.all_sizes:
+        if (
+            args.puzzle
+            or args.encoding
+            or args.repeat
+            or args.time_limit
+            or args.memory_limit
+            or args.all_sizes
+        ):
             raise BenchUsageError("--resume runs the stored plan: leave out the filters")
         if not Path(args.store).is_file():
             raise store.UnknownRunError(f"{args.store}: no results store here to resume from")
@@ -138,6 +156,7 @@ def main(args: argparse.Namespace) -> int:
     if not plan:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
+    plan = with_memory_limit(plan, args.memory_limit, default_memory_limit_mb() / args.jobs)
     run_id = execute.new_run_id()
     env = _warm(plan)
     with store.connect(args.store) as conn:
@@ -239,8 +258,8 @@ def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args) -> dict:
 
 
 #: command-line arguments stored with the sweep
-ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs", "executor",
-                  "pin", "all_sizes")  # fmt: skip
+ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "memory_limit", "jobs",
+                  "executor", "pin", "all_sizes")  # fmt: skip
 
 
 def _warm(plan: list[PlannedRun], stored: dict | None = None) -> dict:

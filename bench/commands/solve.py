@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 
+from bench import limits
 from bench.environment import solver_version
 from bench.measure import run_isolated
 from bench.options import parse_options
@@ -29,7 +30,8 @@ from models.registry import UsageError
 #: the record fields ``solve --json`` prints (the contract's), plus ``model_size``
 SOLVE_JSON_FIELDS = ("puzzle", "instance", "encoding", "options", "solver", "solver_version",
                      "status", "verified", "solution", "build_s", "solve_s", "wall_s", "cpu_s",
-                     "peak_rss_mb", "counters", "error", "time_limit_s", "memory_limit_mb")  # fmt: skip
+                     "peak_rss_mb", "raw_maxrss_mb", "late_answer_s", "counters", "error",
+                     "time_limit_s", "memory_limit_mb")  # fmt: skip
 DEFAULT_TIME_LIMIT_S = 300.0
 DEFAULT_MEMORY_LIMIT_MB = 4096.0
 
@@ -106,12 +108,11 @@ def default_memory_limit_mb() -> float:
 
 def main(args: argparse.Namespace) -> int:
     apply_max_cells(args.max_cells)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError("--time-limit must be positive")
+    args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
     if args.memory_limit is None:
         args.memory_limit = default_memory_limit_mb()
-    elif not args.memory_limit > 0:
-        raise UsageError("--memory-limit must be positive")
+    args.memory_limit = limits.memory_limit(args.memory_limit, "--memory-limit")
+    args.seed = limits.seed(args.seed, "--seed")
     if args.instance.startswith(registry.GENERATED_PREFIX):  # made by the run, not here
         puzzle, rows, cols, _, _ = registry.parse_generated_spec(args.instance)
         loaded = registry.LoadedInstance(puzzle, args.instance, None, f"{rows}x{cols}")
