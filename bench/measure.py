@@ -125,9 +125,13 @@ class RunningRun:
         self.ended: float | None = None  # when the report was complete or the run was stopped
         self.deadline: float | None = None
         self.setup_cpu_s = 0.0  # CPU the child spent before the go (sent with READY)
-        self.sampled_peak_mb = 0.0  # the run's own memory at the parent's looks (a killed run)
+        self.sampled_own_kb = 0  # the run's own memory at the parent's looks (a killed run)
+        self.anon_at_go_kb = 0
+        self.sampled_children_kb = 0  # its solver processes' (CBC), at the same looks
 
     def _go(self) -> None:
+        if self.task.memory_limit_mb:  # the run's own pages at the go, for its sampled peak
+            self.anon_at_go_kb = procs.anon_kb(self.pid)
         self.started = time.perf_counter()
         limit = self.task.time_limit_s
         self.deadline = None if limit is None else self.started + limit + KILL_GRACE_S
@@ -178,9 +182,11 @@ class RunningRun:
         if self.deadline is not None and now >= self.deadline:
             self.stopped_as = TIMEOUT
         elif self.task.memory_limit_mb:
-            used = procs.group_rss_mb(self.pid, self.baseline_kb)
-            self.sampled_peak_mb = max(self.sampled_peak_mb, used)
-            if used > self.task.memory_limit_mb:
+            own, children = procs.group_rss_kb(self.pid, self.baseline_kb)
+            grown = procs.anon_kb(self.pid) - self.anon_at_go_kb
+            self.sampled_own_kb = max(self.sampled_own_kb, grown)
+            self.sampled_children_kb = max(self.sampled_children_kb, children)
+            if (own + children) / 1024.0 > self.task.memory_limit_mb:
                 self.stopped_as = MEMOUT
         if self.stopped_as:
             procs.kill_group(self.pid)
@@ -240,7 +246,9 @@ class RunningRun:
 
         A run that reported measured itself from the go to its report (``Usage``); a run
         the parent stopped gets wait4's CPU less its set-up, and the largest own memory the
-        parent saw. ``raw_maxrss_mb`` keeps wait4's peak, the parent's shared pages included.
+        parent saw. Solver processes (CBC) add the largest size the parent saw them at
+        (every ``MEMORY_POLL_S``). ``raw_maxrss_mb`` keeps wait4's peak, the parent's
+        shared pages included.
         """
         total_cpu = usage.ru_utime + usage.ru_stime
         result.raw_maxrss_mb = usage.ru_maxrss / 1024.0
@@ -248,10 +256,10 @@ class RunningRun:
             result.cpu_s = result.run_cpu_s
         else:
             result.cpu_s = max(0.0, total_cpu - self.setup_cpu_s)
-        if result.own_peak_mb is not None:
-            result.peak_rss_mb = result.own_peak_mb
-        else:
-            result.peak_rss_mb = self.sampled_peak_mb
+        own_mb = result.own_peak_mb
+        if own_mb is None:
+            own_mb = self.sampled_own_kb / 1024.0
+        result.peak_rss_mb = own_mb + self.sampled_children_kb / 1024.0
 
     def abort(self) -> None:
         """Stop the run now (the parent is interrupted): kill its tree, reap it, delete its files."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -118,16 +119,75 @@ def run_ids(store_path: str | Path = DEFAULT_STORE) -> list[str]:
     return ordered + [r[0] for r in rows if r[0] not in set(ordered)]
 
 
+@dataclass(frozen=True)
+class SweepState:
+    """How a sweep ended: ``finished`` (it reached its end; runs stored before the layout
+    kept sweeps count as finished), how many runs it planned and stored."""
+
+    run_id: str
+    finished: bool
+    planned: int | None
+    stored: int
+
+    @property
+    def usable(self) -> bool:
+        """A sweep that finished with at least one run: the only kind ``latest`` names."""
+        return self.finished and self.stored > 0
+
+    def problem(self) -> str:
+        """One line saying why the sweep is not usable ('' when it is)."""
+        if self.stored == 0:
+            ended = "finished" if self.finished else "did not finish"
+            return f"run {self.run_id} holds no runs (its sweep {ended} with none stored)"
+        if not self.finished:
+            planned = "?" if self.planned is None else self.planned
+            return (
+                f"run {self.run_id} did not finish (failed, killed or still running):"
+                f" {self.stored} of {planned} planned runs stored"
+            )
+        return ""
+
+
+def sweep_states(store_path: str | Path) -> dict[str, SweepState]:
+    """Every run id's SweepState, oldest first (as ``run_ids``)."""
+    if not Path(store_path).is_file():
+        return {}
+    with connect(store_path, readonly=True) as conn:
+        counts = dict(conn.execute("SELECT run_id, COUNT(*) FROM runs GROUP BY run_id").fetchall())
+        sweeps = {
+            r[0]: (r[1], r[2])
+            for r in conn.execute("SELECT run_id, finished_at, planned FROM sweeps").fetchall()
+        }
+    states = {}
+    for run_id in run_ids(store_path):
+        finished_at, planned = sweeps.get(run_id, ("legacy", None))
+        states[run_id] = SweepState(run_id, bool(finished_at), planned, counts.get(run_id, 0))
+    return states
+
+
 def resolve_run_id(store_path: str | Path, text: str | None) -> str:
-    """A run id as given, or the newest for ``latest``/None; UnknownRunError if absent."""
-    known = run_ids(store_path)
+    """A run id as given, or for ``latest``/None the newest sweep that finished with runs
+    (a failed, killed or empty sweep is never ``latest``); UnknownRunError if absent."""
+    states = sweep_states(store_path)
     if text in (None, "latest"):
-        if not known:
-            raise UnknownRunError(f"{store_path}: the store holds no runs yet")
-        return known[-1]
-    if text not in known:
+        usable = [s.run_id for s in states.values() if s.usable]
+        if not usable:
+            left = f" ({len(states)} sweep(s), none finished with runs)" if states else ""
+            raise UnknownRunError(f"{store_path}: the store holds no finished sweep yet{left}")
+        return usable[-1]
+    if text not in states:
         raise UnknownRunError(f"unknown run id {text!r} in {store_path}")
     return text
+
+
+def usable_run_id(store_path: str | Path, text: str | None) -> tuple[str, str]:
+    """(run id, note): an explicit run id of an empty sweep is bad input (UnknownRunError,
+    one line); an unfinished one comes with a one-line note to show; else the note is ''."""
+    run_id = resolve_run_id(store_path, text)
+    state = sweep_states(store_path)[run_id]
+    if state.stored == 0:
+        raise UnknownRunError(state.problem())
+    return run_id, state.problem()
 
 
 def environments(store_path: str | Path, run_ids_: Iterable[str] | None = None) -> dict[str, dict]:

@@ -28,9 +28,8 @@ import sys
 import time
 from pathlib import Path
 
-from rich.console import Console
-
 from bench import environment, execute, limits, measure, skips, store, suites
+from bench.analysis.formats import fitting_console
 from bench.cli import BenchUsageError
 from bench.commands.solve import add_max_cells, apply_max_cells, default_memory_limit_mb
 from bench.plan import MAX_REPEATS, PlannedRun, narrow, run_key, with_memory_limit
@@ -125,9 +124,7 @@ def main(args: argparse.Namespace) -> int:
             " anyone who reaches it can run code): prefer tls:// or an SSH tunnel",
             file=sys.stderr,
         )
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)  # logs and pipes: no wrapping of the summary table
+    console = fitting_console()  # logs and pipes: no cut of the summary table
     if args.resume:
         if (
             args.puzzle
