@@ -154,14 +154,16 @@ def sweep_states(store_path: str | Path) -> dict[str, SweepState]:
         return {}
     with connect(store_path, readonly=True) as conn:
         counts = dict(conn.execute("SELECT run_id, COUNT(*) FROM runs GROUP BY run_id").fetchall())
-        sweeps = {
-            r[0]: (r[1], r[2])
-            for r in conn.execute("SELECT run_id, finished_at, planned FROM sweeps").fetchall()
+        sweeps = {  # a sweep stored before sweeps kept their start and end: finished
+            r[0]: (r[1] or not r[2], r[3])
+            for r in conn.execute(
+                "SELECT run_id, finished_at, started_at, planned FROM sweeps"
+            ).fetchall()
         }
     states = {}
     for run_id in run_ids(store_path):
-        finished_at, planned = sweeps.get(run_id, ("legacy", None))
-        states[run_id] = SweepState(run_id, bool(finished_at), planned, counts.get(run_id, 0))
+        finished, planned = sweeps.get(run_id, (True, None))
+        states[run_id] = SweepState(run_id, bool(finished), planned, counts.get(run_id, 0))
     return states
 
 
