@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from models.base import MAX_SEED
-from models.registry import UsageError
+from models.errors import UsageError
 
 #: the longest time limit accepted: about 11.6 days, well inside every solver's range
 MAX_TIME_LIMIT_S = 1_000_000.0

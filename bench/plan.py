@@ -14,7 +14,7 @@ from typing import Any
 from bench.record import KEY_FIELDS
 from bench.task import RunTask
 from models import registry
-from models.registry import UsageError
+from models.errors import UsageError
 
 #: the largest plan a suite may ask for, refused before it is built (a typo in ``repeats``
 #: must not grow the planner to gigabytes): runs in a sweep, repeats per run

@@ -17,9 +17,9 @@ from bench.analysis.stats import instance_status
 from bench.commands.solve import default_memory_limit_mb
 from bench.measure import KILL_GRACE_S, run_isolated
 from bench.record import RunRecord
-from bench.suite_instances import SuiteError
 from bench.task import RunTask
 from models.base import MAX_SEED, SOLVED, TIMEOUT
+from models.errors import SuiteError
 from models.solvers import SEED_RANGES, solver_seed
 from tests.conftest import main_cli, run_cli
 from tests.stubs import stubs  # noqa: F401  (fixture)

@@ -49,7 +49,7 @@ import pandas as pd
 from bench.analysis.stats import instance_status, options_dict
 from bench.analysis.tables import ANSWERED, cpu_recorded, with_config, with_work_times
 from models.base import STATUSES
-from models.registry import UsageError
+from models.errors import UsageError
 from models.solvers import effort_counters, repeatable_counters
 
 KEY = ["puzzle", "instance", "config"]

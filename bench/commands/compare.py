@@ -34,7 +34,7 @@ from bench.analysis.compare import (
 from bench.analysis.formats import fitting_console, markdown_table, missing
 from bench.analysis.sources import Runs, calibration, load_source
 from bench.store_layout import DEFAULT_STORE
-from models.registry import UsageError
+from models.errors import UsageError
 
 FORMATS = ("table", "md", "json")
 

@@ -19,7 +19,7 @@ from rich.table import Table
 from bench import store
 from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.history import per_commit, trend_chart
-from bench.cli import BenchUsageError
+from models.errors import UsageError
 
 FORMATS = ("table", "md", "csv")
 
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if not Path(args.store).is_file():
-        raise BenchUsageError(f"{args.store}: no results store here yet")
+        raise UsageError(f"{args.store}: no results store here yet")
     runs = store.load(args.store, with_environment=True)
     unusable = [s for s in store.sweep_states(args.store).values() if not s.usable]
     if unusable:  # a failed, killed or empty sweep is no point of the history
@@ -51,7 +51,7 @@ def main(args: argparse.Namespace) -> int:
         runs = runs[runs["suite"] == args.suite]
     table = per_commit(runs, args.case)
     if table.empty:
-        raise BenchUsageError("no stored runs match (see --suite and --case)")
+        raise UsageError("no stored runs match (see --suite and --case)")
     if args.chart:
         figure = trend_chart(table)
         figure.savefig(args.chart, bbox_inches="tight")
