@@ -178,16 +178,6 @@ def resolve_run_id(store_path: str | Path, text: str | None) -> str:
     return text
 
 
-def usable_run_id(store_path: str | Path, text: str | None) -> tuple[str, str]:
-    """(run id, note): an explicit run id of an empty sweep is bad input (UnknownRunError,
-    one line); an unfinished one comes with a one-line note to show; else the note is ''."""
-    run_id = resolve_run_id(store_path, text)
-    state = sweep_states(store_path)[run_id]
-    if state.stored == 0:
-        raise UnknownRunError(state.problem())
-    return run_id, state.problem()
-
-
 def environments(store_path: str | Path, run_ids_: Iterable[str] | None = None) -> dict[str, dict]:
     """run id -> environment document (machine, versions, git, calibration)."""
     if not Path(store_path).is_file():
