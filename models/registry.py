@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.base import MAX_SEED, Encoding, Puzzle
+from models.base import MAX_SEED, Encoding, Puzzle, read_instance_file
 from models.errors import InstanceError, UsageError
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
@@ -224,10 +224,7 @@ def read_entries(rules: Puzzle, file: Path, source: str) -> list[tuple[int, str]
     """The puzzles a file holds, each with the line it starts on (InstanceError if none)."""
     if not file.is_file():
         raise InstanceError(source, "no such file")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InstanceError(source, f"cannot read: {err}") from None
+    text = read_instance_file(file, source)
     if not text.strip():
         raise InstanceError(source, "empty file")
     entries = rules.split(text)
@@ -320,8 +317,8 @@ def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]
         ) from None
     if not 0 <= seed <= MAX_SEED:
         raise UsageError(f"{spec}: seed must be between 0 and {MAX_SEED} (2^63 - 1), got {seed}")
-    if rows < 1 or cols < 1:
-        raise UsageError(f"{spec}: rows and columns must be at least 1")
+    if rows < 1 or cols < 1:  # -150x-150 would even pass the cap (22,500 cells)
+        raise UsageError(f"{spec}: board size must be at least 1x1, got {rows}x{cols}")
     check_size(rules.name, f"{rows}x{cols}", spec)
     return puzzle, rows, cols, seed, params
 

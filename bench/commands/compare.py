@@ -33,6 +33,7 @@ from bench.analysis.compare import (
 )
 from bench.analysis.formats import fitting_console, markdown_table, missing
 from bench.analysis.sources import Runs, calibration, load_source
+from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
 from models.errors import UsageError
 
@@ -103,8 +104,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         print(text)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
+        write_output(args.out, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
     return decision.exit_code
 
 
