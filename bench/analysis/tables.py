@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bench.analysis.labels import shown_options
 from bench.analysis.stats import ANSWERED, instance_status, options_dict, par2_score, run_time
 
 
@@ -31,9 +32,10 @@ def config_label(
 def with_config(runs: pd.DataFrame) -> pd.DataFrame:
     """Add ``config`` and ``time_s`` (build + solve of answered runs, NaN otherwise).
 
-    Records carry every option of an encoding; a label names only the options whose
-    value varies among that encoding's runs here, so labels stay short and the same
-    configuration never appears under two names.
+    Records carry every option of an encoding; a label names only the options off the
+    encoding's defaults (``labels.shown_options``: ``degree-sat[card=totalizer]``), so
+    labels stay short, read the same in every report, and the same configuration never
+    appears under two names.
     """
     out = runs.copy()
     options = [options_dict(o) for o in out["options"]]
@@ -48,7 +50,7 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
         }
     show_threads = out["threads"].nunique() > 1 if len(out) else False
     out["config"] = [
-        config_label(w[1], {k: v for k, v in o.items() if k in varying[w]}, t, show_threads)
+        config_label(w[1], shown_options(w[0], w[1], o, varying[w]), t, show_threads)
         for w, o, t in zip(owners, options, out["threads"], strict=True)
     ]
     out["time_s"] = run_time(out)
