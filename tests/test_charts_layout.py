@@ -147,3 +147,23 @@ def test_main_comparison_and_cases_apart() -> None:
     assert by_key["nl-sat-card"].instances == {"b5x5-0", "b5x5-1", "b7x7-0"}
     assert by_key["nl-frontier"].instances == {"b5x5-0"}
     assert "3 instances they all ran" in groups.describe(by_key["nl-sat-card"], instances)
+
+
+def test_trend_chart_lines_never_repeat_a_look() -> None:
+    """Twelve cases across commits: twelve distinct colour/dash/marker looks, all from the
+    report's palette (the default colour cycle repeated after ten)."""
+    from bench.analysis.history import trend_chart
+    from bench.analysis.style import OKABE_ITO
+
+    table = pd.DataFrame(
+        [{"case": f"case-{k}", "commit": c, "first_run": f"2026-12-01T0{i}", "solve_s": 0.1 * (k + 1)}
+         for k in range(12) for i, c in enumerate(("aaa", "bbb"))]
+    )  # fmt: skip
+    figure = trend_chart(table)
+    try:
+        lines = figure.axes[0].get_lines()
+        looks = {(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines}
+        assert len(lines) == 12 and len(looks) == 12
+        assert {line.get_color() for line in lines} <= set(OKABE_ITO)
+    finally:
+        plt.close(figure)
