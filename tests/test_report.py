@@ -241,3 +241,22 @@ def test_styles_survive_a_wide_option_sweep() -> None:
     colours = [styles[f"circuit-cpsat[k={i}]"]["color"] for i in range(12)]
     assert all(mcolors.is_color_like(c) for c in colours)
     assert len({(s["color"], s["linestyle"]) for s in styles.values()}) == len(styles)
+
+
+def test_parallel_report_leaves_no_thread_or_process_behind(
+    filled_store: Path, tmp_path: Path
+) -> None:
+    """`run` writes its report in the sweep's own process, which forks runs and must stay
+    single-threaded: the drawing pool is shut down, its threads and workers joined."""
+    import multiprocessing
+    import threading
+
+    from bench.analysis.report import write_report
+    from bench.analysis.sources import load_runs
+
+    before = set(threading.enumerate())
+    runs = load_runs(["base"], filled_store)[1]
+    write_report(runs, tmp_path / "r", [], jobs=2)
+    assert set(threading.enumerate()) == before
+    assert multiprocessing.active_children() == []
+    assert len(list((tmp_path / "r").glob("*.png"))) >= 5
