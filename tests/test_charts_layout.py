@@ -114,10 +114,10 @@ def test_defaults_read_from_source_match_the_encodings() -> None:
     """Reporting reads defaults without importing a solver; they agree with the classes."""
     from models import registry
 
-    read = encoding_defaults()
     for puzzle, encodings in registry.encodings().items():
+        read = encoding_defaults(puzzle)
         for name, cls in encodings.items():
-            assert read[puzzle, name] == cls.full_options(), (puzzle, name)
+            assert read[name] == cls.full_options(), (puzzle, name)
 
 
 def test_file_names_from_labels_never_cut_a_word() -> None:

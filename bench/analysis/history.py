@@ -37,7 +37,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     """
     if runs.empty:
         return pd.DataFrame(columns=COLUMNS)
-    data = with_config(runs)
+    data = with_config(runs, off_defaults=False)  # a changed default keeps its line
     data["case_label"] = data["puzzle"] + "/" + data["config"] + "/" + data["instance"]
     if case_glob:
         keep = [

@@ -2,7 +2,8 @@
 
 An encoding's default for an option is the first of its ``option_choices`` (``Encoding.
 full_options``). Reporting never imports an encoding (that would load its solver), so the
-defaults are read from the source files (``models/*/encodings/*.py``) with ``ast``: a
+defaults are read from the source of the modules the registry would import for the puzzle
+(``registry.encoding_modules``: its encodings package and the plugins) with ``ast``: a
 dict literal of tuples, ``**Other.option_choices`` of a class of the same package, and
 ``tuple(NAME)`` of a module-level dict literal (its first key). An option whose default
 cannot be read this way is named when its value varies among the runs at hand, as before.
@@ -11,13 +12,15 @@ cannot be read this way is named when its value varies among the runs at hand, a
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
+from models import registry
+
 SLUG_CHARS = 80  # a file name's stem from a label: at most this long, cut between words
 _UNKNOWN = object()
 
@@ -37,13 +40,17 @@ def _class_attr(node: ast.ClassDef, attr: str) -> ast.expr | None:
     return None
 
 
-def _package_source(package: Path) -> tuple[dict[str, ast.ClassDef], dict[str, ast.expr]]:
-    """Every class and every module-level assignment of a puzzle package's encodings."""
+def _sources(puzzle: str) -> tuple[dict[str, ast.ClassDef], dict[str, ast.expr]]:
+    """Every class and every module-level assignment of the modules that may define the
+    puzzle's encodings (a class may take its options from another module's class)."""
     classes: dict[str, ast.ClassDef] = {}
     names: dict[str, ast.expr] = {}
-    for path in sorted(package.glob("encodings/*.py")):
+    for module_name in registry.encoding_modules(puzzle):
+        spec = importlib.util.find_spec(module_name)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
         try:
-            tree = ast.parse(path.read_text())
+            tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
         except (OSError, SyntaxError):
             continue
         for node in tree.body:
@@ -112,24 +119,22 @@ def _defaults_of(
 
 
 @cache
-def encoding_defaults() -> dict[tuple[str, str], dict[str, Any]]:
-    """(puzzle, encoding name) -> {option: default} for every option whose default the
-    source states plainly; read from source, nothing imported."""
-    found: dict[tuple[str, str], dict[str, Any]] = {}
-    for package in sorted(p.parent for p in MODELS_DIR.glob("*/encodings")):
-        classes, names = _package_source(package)
-        for cls_name, node in classes.items():
-            name = _class_attr(node, "name")
-            puzzles = _class_attr(node, "puzzles")
-            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
-                continue
-            try:
-                served = ast.literal_eval(puzzles) if puzzles is not None else (package.name,)
-            except ValueError:
-                served = (package.name,)
-            defaults = _defaults_of(cls_name, classes, names)
-            for puzzle in served:
-                found[puzzle, name.value] = defaults
+def encoding_defaults(puzzle: str) -> dict[str, dict[str, Any]]:
+    """Encoding name -> {option: default} for the puzzle's encodings, every option whose
+    default the source states plainly; read from source, nothing imported."""
+    classes, names = _sources(puzzle)
+    found: dict[str, dict[str, Any]] = {}
+    for cls_name, node in classes.items():
+        name = _class_attr(node, "name")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            continue
+        served = _class_attr(node, "puzzles")
+        try:
+            serves = ast.literal_eval(served) if served is not None else None
+        except ValueError:
+            serves = None
+        if serves is None or puzzle in serves:
+            found[name.value] = _defaults_of(cls_name, classes, names)
     return found
 
 
@@ -142,7 +147,10 @@ def shown_options(
 ) -> dict[str, Any]:
     """The options a label names: those off the encoding's default, and those whose
     default is unknown here but whose value varies among the runs (``varying``)."""
-    defaults = encoding_defaults().get((puzzle, encoding), {})
+    try:
+        defaults = encoding_defaults(puzzle).get(encoding, {})
+    except registry.UsageError:  # runs of a puzzle not installed here: no defaults known
+        defaults = {}
     return {
         k: v
         for k, v in options.items()

@@ -29,13 +29,15 @@ def config_label(
     return label
 
 
-def with_config(runs: pd.DataFrame) -> pd.DataFrame:
+def with_config(runs: pd.DataFrame, off_defaults: bool = True) -> pd.DataFrame:
     """Add ``config`` and ``time_s`` (build + solve of answered runs, NaN otherwise).
 
     Records carry every option of an encoding; a label names only the options off the
     encoding's defaults (``labels.shown_options``: ``degree-sat[card=totalizer]``), so
     labels stay short, read the same in every report, and the same configuration never
-    appears under two names.
+    appears under two names. With ``off_defaults=False`` a label names the options whose
+    value varies among the encoding's runs here instead: what a comparison of two sweeps
+    wants, so a changed default is compared (and judged) rather than seen as a new name.
     """
     out = runs.copy()
     options = [options_dict(o) for o in out["options"]]
@@ -50,11 +52,17 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
         }
     show_threads = out["threads"].nunique() > 1 if len(out) else False
     out["config"] = [
-        config_label(w[1], shown_options(w[0], w[1], o, varying[w]), t, show_threads)
+        config_label(w[1], _shown(w, o, varying[w], off_defaults), t, show_threads)
         for w, o, t in zip(owners, options, out["threads"], strict=True)
     ]
     out["time_s"] = run_time(out)
     return out
+
+
+def _shown(owner: tuple[str, str], options: dict, varying: set[str], off_defaults: bool) -> dict:
+    if off_defaults:
+        return shown_options(owner[0], owner[1], options, varying)
+    return {k: v for k, v in options.items() if k in varying}
 
 
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
