@@ -124,7 +124,7 @@ def describe(group: Group, data: pd.DataFrame) -> str:
         else ""
     )
     cases = f"; cases {', '.join(group.cases)}" if group.cases else ""
-    return (
-        f"{len(group.configs)} configurations on the {len(group.instances)} instances they all "
-        f"ran ({span}; from {shown}{cases})"
-    )
+    k, n = len(group.configs), len(group.instances)
+    configs = f"{k} configuration{'s' if k != 1 else ''}"
+    where = f"the {n} instances they all ran" if k > 1 else f"{n} instance{'s' if n != 1 else ''}"
+    return f"{configs} on {where} ({span}; from {shown}{cases})"

@@ -36,7 +36,9 @@ from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import per_instance, size_cells, summary, with_config
 
 BOARDS_PER_PUZZLE = 2
+BOARD_MAX_CELLS = 900  # a larger board is unreadable at a page's width, and slow to draw
 PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
+SCATTERS = 2  # the leader against the next two; the paired table has every other
 SCATTER_MIN = 5  # shared instances below which a scatter plot says nothing a table does not
 PANELS_PER_FIGURE = 8  # cases apart per small-multiples figure
 
@@ -204,7 +206,7 @@ def _puzzle_sections(
         stem = _chart(charts_out, f"{puzzle}-scaling", charts.scaling, shown, puzzle, fits=fits)
         images.append(("Scaling", stem))
     if len(main.instances) >= SCATTER_MIN:
-        for x, y in charts.scatter_pairs(shown, puzzle):
+        for x, y in charts.scatter_pairs(shown, puzzle, limit=SCATTERS):
             stem = f"{puzzle}-scatter-{slug(x, 40)}-vs-{slug(y, 40)}"
             draw = _chart(charts_out, stem, charts.scatter, shown, puzzle, x, y)
             images.append((f"{y} against {x}", draw))
@@ -277,7 +279,8 @@ def _board_figure(puzzle: str, spec: str, solution: Any):
 
 
 def _boards(runs: pd.DataFrame, puzzle: str, charts_out: list[Chart]) -> Section:
-    """Pictures of solved boards: the smallest and the largest with a stored solution."""
+    """Pictures of solved boards: the smallest and the largest (up to ``BOARD_MAX_CELLS``)
+    with a stored solution."""
     from models import registry  # rules only: draw and load, no encoding
 
     solved = runs[
@@ -287,7 +290,8 @@ def _boards(runs: pd.DataFrame, puzzle: str, charts_out: list[Chart]) -> Section
     if solved.empty:
         return section
     solved = solved.assign(cells=solved["size"].map(size_cells)).sort_values("cells")
-    picks = solved.drop_duplicates("instance")
+    readable = solved[solved["cells"] <= BOARD_MAX_CELLS]
+    picks = (readable if not readable.empty else solved.head(1)).drop_duplicates("instance")
     picks = (
         pd.concat([picks.head(1), picks.tail(1)])
         .drop_duplicates("instance")
