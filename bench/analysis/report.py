@@ -34,6 +34,7 @@ from bench.analysis.formats import markdown_table
 from bench.analysis.labels import slug
 from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import per_instance, size_cells, summary, with_config
+from bench.outputs import output_folder, write_output
 
 BOARDS_PER_PUZZLE = 2
 BOARD_MAX_CELLS = 900  # a larger board is unreadable at a page's width, and slow to draw
@@ -41,6 +42,8 @@ PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against e
 SCATTERS = 2  # the leader against the next two; the paired table has every other
 SCATTER_MIN = 5  # shared instances below which a scatter plot says nothing a table does not
 PANELS_PER_FIGURE = 8  # cases apart per small-multiples figure
+REPORT_FILES = ("report.md", "report.html")  # a report is complete when both are there
+REPORT_PAGE = REPORT_FILES[1]
 
 
 @dataclass
@@ -70,7 +73,7 @@ def write_report(
 ) -> Path:
     """Write report.md, report.html and the charts (PNG, and SVG when ``svg``) into
     ``out_dir``, drawing with ``jobs`` processes (default: one per core); return the HTML path."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = output_folder(out_dir)
     runs = with_config(runs)
     instances = per_instance(runs)
     jobs_out: list[Chart] = []
@@ -81,11 +84,11 @@ def write_report(
     if trend is not None:
         sections.append(trend)
     render(jobs_out, out_dir, svg, jobs)
+    # the Markdown, then the HTML, each whole or absent: a resume renders a report that lacks one
     markdown = _markdown(sections)
-    (out_dir / "report.md").write_text(markdown)
-    html_path = out_dir / "report.html"
-    html_path.write_text(_html(markdown, out_dir))
-    return html_path
+    write_output(out_dir / "report.md", lambda tmp: tmp.write_text(markdown))
+    page = _html(markdown, out_dir)
+    return write_output(out_dir / REPORT_PAGE, lambda tmp: tmp.write_text(page))
 
 
 def _chart(charts_out: list[Chart], stem: str, draw: Callable[..., Any], *args: Any,
@@ -98,9 +101,9 @@ def _chart(charts_out: list[Chart], stem: str, draw: Callable[..., Any], *args: 
 def _draw_one(chart: Chart, out_dir: Path, svg: bool) -> None:
     with paper_rc(REPORT):
         figure = chart.draw(*chart.args, **chart.kwargs)
-        figure.savefig(out_dir / f"{chart.stem}.png", dpi=REPORT.dpi)
+        write_output(out_dir / f"{chart.stem}.png", lambda tmp: figure.savefig(tmp, dpi=REPORT.dpi))
         if svg:
-            figure.savefig(out_dir / f"{chart.stem}.svg")
+            write_output(out_dir / f"{chart.stem}.svg", lambda tmp: figure.savefig(tmp))
     plt.close(figure)
 
 
