@@ -4,9 +4,10 @@ An encoding's default for an option is the first of its ``option_choices`` (``En
 full_options``). Reporting never imports an encoding (that would load its solver), so the
 defaults are read from the source of the modules the registry would import for the puzzle
 (``registry.encoding_modules``: its encodings package and the plugins) with ``ast``: a
-dict literal of tuples, ``**Other.option_choices`` of a class of the same package, and
-``tuple(NAME)`` of a module-level dict literal (its first key). An option whose default
-cannot be read this way is named when its value varies among the runs at hand, as before.
+dict literal of tuples, ``**Other.option_choices`` or ``dict(Other.option_choices)`` of a
+class of those modules, and ``tuple(NAME)`` of a module-level dict literal (its first key).
+An option whose default cannot be read this way is named when its value varies among the
+runs at hand.
 """
 
 from __future__ import annotations
@@ -104,6 +105,15 @@ def _defaults_of(
             if isinstance(base, ast.Name):
                 out = _defaults_of(base.id, classes, names, seen | {cls}) | out
         return out
+    if (  # dict(Other.option_choices)
+        isinstance(choices, ast.Call)
+        and isinstance(choices.func, ast.Name)
+        and choices.func.id == "dict"
+        and len(choices.args) == 1
+        and isinstance(choices.args[0], ast.Attribute)
+        and isinstance(choices.args[0].value, ast.Name)
+    ):
+        return _defaults_of(choices.args[0].value.id, classes, names, seen | {cls})
     if not isinstance(choices, ast.Dict):
         return out
     for key, value in zip(choices.keys, choices.values, strict=True):
