@@ -122,6 +122,11 @@ def cactus(
     return figure
 
 
+def _unanswered(data: pd.DataFrame) -> str:
+    counts = data["status"].value_counts()
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
 def case_panels(
     panels: list[tuple[str, pd.DataFrame]], puzzle: str, layout: Layout = REPORT
 ) -> Figure:
@@ -144,6 +149,11 @@ def case_panels(
         ax.set_ylabel("time [s]", fontsize="small")
         ax.grid(True, which="major", alpha=0.3)
         handles, labels = ax.get_legend_handles_labels()
+        if not handles:  # say so rather than leave an empty frame
+            ax.text(0.5, 0.5, f"nothing answered:\n{data['config'].nunique()} configurations x "
+                    f"{data['instance'].nunique()} instances,\nall {_unanswered(data)}",
+                    transform=ax.transAxes, ha="center", va="center", fontsize="small")  # fmt: skip
+            ax.set_yticks([])
         if handles:
             # anchored a fixed distance under the axes (not a share of their height), so
             # the layout engine, which resizes the axes, converges with the legend in place
