@@ -118,9 +118,12 @@ def render(
         return
     # the longest first, so no worker is left with a big chart at the end
     ordered = sorted(chart_jobs, key=_weight, reverse=True)
-    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
         for done in [pool.submit(_draw_one, c, out_dir, svg) for c in ordered]:
             done.result()
+    finally:  # stopped (SIGTERM, an error): charts not begun are dropped, begun ones finish whole
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _weight(chart: Chart) -> int:
