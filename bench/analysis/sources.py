@@ -8,6 +8,7 @@ be committed as a file and compared with a fresh run anywhere.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,6 @@ import pandas as pd
 
 from bench import store
 from bench.outputs import write_output
-from bench.record import FIELD_NAMES, JSON_FIELDS
 from models.errors import UsageError
 
 BASELINE_DIR = Path("results/baseline")
@@ -28,6 +28,8 @@ class Runs:
     label: str
     runs: pd.DataFrame
     environments: dict[str, dict[str, Any]]
+    #: '' or one line saying the sweep did not finish (``store.SweepState.problem``)
+    note: str = ""
 
 
 def load_source(text: str, store_path: str | Path) -> Runs:
@@ -39,7 +41,13 @@ def load_source(text: str, store_path: str | Path) -> Runs:
     if named.is_file():
         return _from_file(named)
     run_id = store.resolve_run_id(store_path, text)
-    return Runs(run_id, store.load(store_path, run_id), store.environments(store_path, [run_id]))
+    state = store.sweep_states(store_path)[run_id]
+    return Runs(
+        run_id,
+        store.load(store_path, run_id),
+        store.environments(store_path, [run_id]),
+        state.problem(),
+    )
 
 
 def load_runs(
@@ -48,6 +56,11 @@ def load_runs(
     """The named sources and their runs merged, each with its runs not run (``with_not_run``);
     only ``puzzle``'s when given, which is bad input when no run has it."""
     sources = [load_source(text, store_path) for text in texts]
+    for source in sources:  # a sweep that ended with no run, or did not finish, says so
+        if source.runs.empty:
+            raise UsageError(source.note or f"{source.label}: holds no runs")
+        if source.note:
+            print(f"note: {source.note}", file=sys.stderr)
     runs = pd.concat([with_not_run(s, store_path) for s in sources], ignore_index=True)
     if puzzle and puzzle not in set(runs["puzzle"]):
         known = ", ".join(sorted(set(runs["puzzle"])))
@@ -95,24 +108,14 @@ def _from_file(path: Path) -> Runs:
     missing = [f for f in ("puzzle", "instance", "encoding", "status") if f not in frame]
     if missing:
         raise UsageError(f"{path}: not a results file (no column {', '.join(missing)})")
-    for name in FIELD_NAMES:
-        if name not in frame:
-            frame[name] = None
-    for name in JSON_FIELDS:
-        frame[name] = [_decoded(v) for v in frame[name]]
-    return Runs(path.stem, frame, environments)
-
-
-def _decoded(value: Any) -> Any:
-    if isinstance(value, str):
-        return json.loads(value) if value else None
-    return None if isinstance(value, float) and pd.isna(value) else value
+    return Runs(path.stem, store.tidy(frame), environments)
 
 
 def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
     """Write a committed baseline: the runs (solutions left out), their environments and
     why the baseline was (re)made."""
     frame = runs.runs.assign(solution=None)
+    frame["started_at"] = [None if pd.isna(t) else t.isoformat() for t in frame["started_at"]]
     doc = {
         "format": BASELINE_FORMAT,
         "name": name,
