@@ -21,8 +21,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
-from bench.analysis.formats import markdown_table, missing
+from bench.analysis.formats import missing
 from bench.analysis.sources import Runs, calibration, load_source
+from bench.analysis.verdict_text import Context, markdown, ordered
 from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
@@ -70,6 +71,7 @@ def main(args: argparse.Namespace) -> int:
     )
     counts = verdicts.counts()
     shown = verdicts.table if args.all else verdicts.table[verdicts.table["verdict"] != "same"]
+    shown = ordered(shown)  # regressions first
     if args.format == "json":
         text = json.dumps(
             {"baseline": base.label, "current": cur.label, "notes": notes, "counts": counts,
@@ -77,7 +79,8 @@ def main(args: argparse.Namespace) -> int:
             indent=1,
         )  # fmt: skip
     else:
-        text = _markdown(title, notes, counts, shown)
+        text = markdown(f"bench compare: {title}", _context(base, cur, notes, comparable), counts,
+                        shown)  # fmt: skip
     if args.format == "table":
         _print_table(title, notes, counts, shown)
     else:
@@ -99,6 +102,42 @@ def _machines(base: Runs, cur: Runs, across: bool):
         note = f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"
         return [note], (base_cal, cur_cal), True
     return [f"{change}: times not compared (--across-versions scales them)"], (None, None), False
+
+
+def _context(base: Runs, cur: Runs, notes: list[str], comparable: bool) -> Context:
+    """What was compared, for the Markdown: a committed baseline or a stored sweep a side,
+    and whether both ran on one machine (told apart by CPU model and cores)."""
+
+    def side(runs: Runs) -> str:
+        commits = sorted({str(e.get("git_commit", ""))[:10] for e in runs.environments.values()})
+        at = f" at {', '.join(c for c in commits if c)}" if any(commits) else ""
+        kind = "committed baseline" if runs.label in _baseline_names() else "sweep"
+        return f"{kind} {runs.label}{at}"
+
+    def repeats(runs: pd.DataFrame) -> int:
+        return (
+            int(runs.groupby(["puzzle", "instance", "encoding"]).size().median())
+            if len(runs)
+            else 0
+        )
+
+    machines = {machine(e) for side_ in (base, cur) for e in side_.environments.values()}
+    return Context(
+        base=side(base) + ", measured in another job"
+        if base.label in _baseline_names()
+        else side(base),
+        current=side(cur),
+        same_machine=len(machines) == 1 and comparable,
+        machine=", ".join(sorted(machines)),
+        repeats=(repeats(base.runs), repeats(cur.runs)),
+        notes=notes,
+    )
+
+
+def _baseline_names() -> set[str]:
+    from bench.analysis.sources import BASELINE_DIR
+
+    return {p.stem for p in BASELINE_DIR.glob("*.json")}
 
 
 def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
@@ -126,17 +165,6 @@ def _cells(row) -> list[str]:
 
 HEADERS = ["puzzle", "instance", "config", "aspect", "status", "base -> cur", "ratio [95% CI]",
            "verdict", "reason"]  # fmt: skip
-
-
-def _markdown(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> str:
-    lines = [f"### bench compare: {title}", "", _counts_line(counts), ""]
-    lines += [f"- {n}" for n in notes] + ([""] if notes else [])
-    if len(shown):
-        cells = [_cells(row) for row in shown.itertuples()]
-        for row in cells:
-            row[7] = f"**{row[7]}**" if row[7] == "regression" else row[7]
-        lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS)))
-    return "\n".join(lines)
 
 
 def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from pathlib import Path
 
 import pandas as pd
 from rich.console import Console
@@ -19,8 +18,9 @@ from rich.table import Table
 
 from bench import store
 from bench.analysis.formats import markdown_table
-from bench.analysis.history import per_commit, trend_chart
+from bench.analysis.history import ordered_commits, per_commit, trend_chart
 from bench.cli import BenchUsageError
+from bench.history_folder import load_any
 
 FORMATS = ("table", "md", "csv")
 
@@ -35,15 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chart", metavar="FILE", help="also draw a trend chart (.svg, .png, .pdf)"
     )
-    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+    parser.add_argument(
+        "--store", default=str(store.DEFAULT_STORE), metavar="PATH",
+        help="a results store, or a folder of history exports (`bench export`)",
+    )  # fmt: skip
 
 
 def main(args: argparse.Namespace) -> int:
-    if not Path(args.store).is_file():
-        raise BenchUsageError(f"{args.store}: no results store here yet")
-    runs = store.load(args.store, with_environment=True)
-    if args.suite:
-        runs = runs[runs["suite"] == args.suite]
+    runs = load_any(args.store, args.suite)
     table = per_commit(runs, args.case)
     if table.empty:
         raise BenchUsageError("no stored runs match (see --suite and --case)")
@@ -58,7 +57,7 @@ def main(args: argparse.Namespace) -> int:
     if args.format == "md":
         print(markdown_table(wide.reset_index(names="case")))
         return 0
-    out = Table(title=f"median solve CPU s [main counter] per commit ({len(wide)} cases)")
+    out = Table(title=f"median solve CPU s [counter=median] per commit ({len(wide)} cases)")
     out.add_column("case", overflow="fold")
     for commit in wide.columns:
         out.add_column(commit, justify="right")
@@ -70,7 +69,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _wide(table: pd.DataFrame, last: int) -> pd.DataFrame:
     """Cases x the last commits, each cell "time [counter]" (or the status if unanswered)."""
-    commits = list(dict.fromkeys(table.sort_values("first_run")["commit"]))[-last:]
+    commits = ordered_commits(table)[-last:]
     cells = {}
     for row in table[table["commit"].isin(commits)].itertuples():
         if math.isnan(row.solve_s):
@@ -78,7 +77,7 @@ def _wide(table: pd.DataFrame, last: int) -> pd.DataFrame:
         else:
             text = f"{row.solve_s:.3g}"
             if row.counter and not math.isnan(row.counter_value):
-                text += f" [{row.counter_value:.4g}]"
+                text += f" [{row.counter}={row.counter_value:.4g}]"
         cells[(row.case, row.commit)] = text
     cases = sorted({case for case, _ in cells})
     return pd.DataFrame(
