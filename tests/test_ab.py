@@ -90,8 +90,9 @@ def _bench(repo: Path, *args: str, timeout: float = 300) -> subprocess.Completed
                           timeout=timeout)  # fmt: skip
 
 
-def _ab(repo: Path, base: str, head: str) -> tuple[int, dict]:
-    done = _bench(repo, "ab", base, head, "--suite", "tiny.toml", "--format", "json", "--all")
+def _ab(repo: Path, base: str, head: str, where: Path) -> tuple[int, dict]:
+    done = _bench(repo, "ab", base, head, "--suite", "tiny.toml", "--format", "json", "--all",
+                  "--dir", str(where))  # fmt: skip
     assert done.returncode in (0, 1), done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -100,22 +101,66 @@ def _regressions(doc: dict) -> list[dict]:
     return [v for v in doc["verdicts"] if v["verdict"] == "regression"]
 
 
-def test_ab_passes_a_neutral_commit_and_names_the_encoding_of_each_slowdown(repo) -> None:
+@pytest.fixture(scope="module")
+def measured(repo, tmp_path_factory) -> dict[str, tuple[int, dict, Path]]:
+    """The three A/Bs (each commit against the one before it): name -> (exit, JSON, --dir)."""
     repo, (base, neutral, twice, weaker) = repo
-    code, doc = _ab(repo, base, neutral)
+    out = {}
+    for name, (a, b) in {"neutral": (base, neutral), "twice": (neutral, twice),
+                         "weaker": (twice, weaker)}.items():  # fmt: skip
+        where = tmp_path_factory.mktemp(name)
+        out[name] = (*_ab(repo, a, b, where), where)
+    return out
+
+
+def test_ab_passes_a_neutral_commit_and_names_the_encoding_of_each_slowdown(repo, measured) -> None:
+    _, (_, neutral, twice, weaker) = repo
+    code, doc, _ = measured["neutral"]
     assert code == 0, _regressions(doc)
     assert doc["same_machine"] and doc["rounds"] == 3 and doc["head"] == neutral
     assert doc["verdicts"][0]["verdict"] == "same"
-    code, doc = _ab(repo, neutral, twice)
-    assert code == 1
+    code, doc, _ = measured["twice"]
+    assert code == 1 and doc["head"] == twice
     (build,) = _regressions(doc)
     assert (build["config"], build["aspect"]) == ("bool-cpsat", "build"), build
     assert build["ratio"] > 1.5, build
-    code, doc = _ab(repo, twice, weaker)
-    assert code == 1
+    code, doc, _ = measured["weaker"]
+    assert code == 1 and doc["head"] == weaker
     flagged = _regressions(doc)
     assert flagged and {v["config"] for v in flagged} == {"bool-cpsat"}
     assert all(v["aspect"] == "solve" and "counter" in v["reason"] for v in flagged), flagged
+
+
+def test_exports_of_the_sides_give_history_and_a_site(repo, measured, tmp_path) -> None:
+    """The A/B stores hold sweeps at three commits: exported per commit and machine, read
+    back by `bench history --store DIR` and published with the doubled build marked."""
+    repo, (_, neutral, twice, weaker) = repo
+    history = tmp_path / "history"
+    for name, side in (("twice", "base"), ("twice", "head"), ("weaker", "head")):
+        store = measured[name][2] / f"{side}.sqlite"
+        done = _bench(repo, "export", "--all", "--dir", str(history), "--store", str(store))
+        assert done.returncode == 0, done.stderr
+    files = sorted(p.name for p in history.rglob("*.json"))
+    assert files == sorted(f"{c[:12]}.json" for c in (neutral, twice, weaker))
+    done = _bench(repo, "history", "--store", str(history), "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    table = [line.split(",") for line in done.stdout.splitlines()]
+    commits = [row[1] for row in table[1:] if row[0].startswith("sudoku_x/bool-cpsat/")]
+    assert commits[:3] == [neutral[:10], twice[:10], weaker[:10]], commits
+    assert "deterministic_time" in done.stdout  # the counter is named
+    done = _bench(repo, "history", "--store", str(history), "--format", "md")
+    assert done.returncode == 0 and "[deterministic_time=" in done.stdout, done.stdout
+    site = tmp_path / "site"
+    done = _bench(repo, "publish", str(history), "--out", str(site))
+    assert done.returncode == 0, done.stderr
+    pages = sorted(p.name for p in (site / "cases").glob("*.html"))
+    assert len(pages) == 4, pages  # two boards x two encodings
+    page = next((site / "cases").glob("sudoku_x_bool-cpsat_*fill40-s1*.html")).read_text()
+    assert f"<code>{twice[:10]}</code> build: build time x" in page
+    assert "counter: deterministic_time" in page and twice[:10] in page and "<svg" in page
+    index = (site / "index.html").read_text()
+    assert "4 cases over 3 commits" in index
+    assert "<td class='reg'>" in index  # the bool-cpsat cases count their regressions
 
 
 def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_path) -> None:

@@ -139,7 +139,8 @@ def case_chart(series: pd.DataFrame, counter: str, marks: pd.DataFrame, title: s
     axes[0].set_title(title, fontsize=10)
     figure.tight_layout()
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg")
+    with plt.rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, small
+        figure.savefig(buffer, format="svg")
     plt.close(figure)
     text = buffer.getvalue()
     return text[text.index("<svg") :]

@@ -12,15 +12,22 @@ import argparse
 from pathlib import Path
 
 from bench import history_folder, store
+from models.registry import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("run_id", nargs="?", default="latest", help="run id (default latest)")
+    parser.add_argument("run_ids", nargs="*", metavar="RUN_ID", help="run ids (default latest)")
+    parser.add_argument("--all", action="store_true", help="every sweep in the store")
     parser.add_argument("--dir", required=True, metavar="DIR", help="the history folder")
     parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
 
 
 def main(args: argparse.Namespace) -> int:
-    path = history_folder.export(args.store, args.run_id, Path(args.dir))
-    print(path)
+    run_ids = store.run_ids(args.store) if args.all else args.run_ids or ["latest"]
+    if not run_ids:
+        raise UsageError(f"{args.store}: no sweeps to export")
+    for path in dict.fromkeys(
+        history_folder.export(args.store, r, Path(args.dir)) for r in run_ids
+    ):
+        print(path)
     return 0
