@@ -32,18 +32,10 @@ import pandas as pd
 import tomllib
 
 from bench import store
-from models.registry import UsageError
+from models.errors import SideError, UsageError
 
 #: what a child ``bench run`` prints last; its run id
 _RUN_ID = re.compile(r"^run id: (\S+)", re.MULTILINE)
-
-
-class SideError(Exception):
-    """A side's own sweep could not be done (its exit code and last words kept)."""
-
-    def __init__(self, side: str, code: int, message: str) -> None:
-        super().__init__(f"{side}: its sweep failed (exit {code}): {message}")
-        self.code = code
 
 
 @dataclass

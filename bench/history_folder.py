@@ -23,7 +23,7 @@ import pandas as pd
 from bench import store
 from bench.analysis.compare import machine
 from bench.record import FIELD_NAMES, JSON_FIELDS
-from models.registry import UsageError
+from models.errors import UsageError
 
 FORMAT = "puzzle-bench-history/1"
 #: the record fields an export keeps (solutions and error texts stay in the store)

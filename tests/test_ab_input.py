@@ -9,8 +9,9 @@ import matplotlib.colors as mcolors
 import pandas as pd
 import pytest
 
-from bench.ab import Side, SideError, check_tree, filter_suite
+from bench.ab import Side, check_tree, filter_suite
 from bench.analysis.history import trend_chart
+from models.errors import SideError
 from tests.conftest import main_cli
 
 

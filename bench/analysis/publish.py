@@ -152,7 +152,7 @@ def page_name(label: str) -> str:
 
 def write_site(runs: pd.DataFrame, out: Path, case_glob: str | None = None) -> Path:
     """Write ``out/index.html`` and one page per case; the index's path."""
-    from models.registry import UsageError
+    from models.errors import UsageError
 
     if runs.empty:
         raise UsageError("no runs to publish")

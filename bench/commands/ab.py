@@ -19,10 +19,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench.ab import Plan, Side, SideError, measure, repo_root, side_runs
+from bench.ab import Plan, Side, measure, repo_root, side_runs
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
 from bench.analysis.verdict_text import Context, markdown, ordered
-from bench.cli import HarnessError
+from models.errors import HarnessError, SideError, UsageError
 
 FORMATS = ("md", "json")
 
@@ -113,8 +113,6 @@ def run_and_judge(plan: Plan, args: argparse.Namespace):
             base, head, notes = measure(plan, workdir, say)
         except SideError as err:
             if err.code == 2:  # the suite or a flag is bad input to the sides' code too
-                from models.registry import UsageError
-
                 raise UsageError(str(err)) from None
             raise HarnessError(str(err)) from None
         verdicts, context = judge(base, head, args.threshold, args.time_threshold, notes)

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 from bench import history_folder, store
-from models.registry import UsageError
+from models.errors import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

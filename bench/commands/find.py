@@ -20,7 +20,7 @@ import pandas as pd
 from bench.ab import Plan, filter_suite, git, repo_root, resolve, suite_text
 from bench.analysis.verdict_text import ordered
 from bench.commands.ab import add_measure_arguments, run_and_judge
-from models.registry import UsageError
+from models.errors import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

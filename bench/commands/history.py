@@ -19,8 +19,8 @@ from rich.table import Table
 from bench import store
 from bench.analysis.formats import markdown_table
 from bench.analysis.history import ordered_commits, per_commit, trend_chart
-from bench.cli import BenchUsageError
 from bench.history_folder import load_any
+from models.errors import UsageError
 
 FORMATS = ("table", "md", "csv")
 
@@ -45,7 +45,7 @@ def main(args: argparse.Namespace) -> int:
     runs = load_any(args.store, args.suite)
     table = per_commit(runs, args.case)
     if table.empty:
-        raise BenchUsageError("no stored runs match (see --suite and --case)")
+        raise UsageError("no stored runs match (see --suite and --case)")
     if args.chart:
         figure = trend_chart(table)
         figure.savefig(args.chart, bbox_inches="tight")
