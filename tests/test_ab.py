@@ -21,6 +21,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+#: each A/B sweeps six times; on two cores shared with other jobs one took up to 150 s
+pytestmark = pytest.mark.timeout(1200)
 BENCH = str(Path(sys.executable).with_name("bench"))
 SUITE = """
 [suite]
