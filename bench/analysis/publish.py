@@ -97,7 +97,7 @@ def case_series(runs: pd.DataFrame, commits: list[str]) -> tuple[pd.DataFrame, s
         values = [c[counter] for c in group["counters"] if counter and isinstance(c, dict)]
         statuses = group["status"].value_counts()
         rows.append({
-            "commit": commit, "date": str(group["commit_date"].iloc[0])[:10],
+            "commit": commit, "date": str(group["commit_date"].iloc[0])[:16].replace("T", " "),
             "status": str(statuses.index[0]), "runs": len(group),
             "solve": solve[0], "solve_lo": solve[1], "solve_hi": solve[2],
             "build": build[0], "build_lo": build[1], "build_hi": build[2],
@@ -187,7 +187,8 @@ def _case_page(label: str, svg: str, series: pd.DataFrame, counter: str, marks) 
     e = html.escape
     rows = "".join(
         f"<tr><td><code>{e(r.commit)}</code></td><td>{e(r.date)}</td><td>{e(r.status)}</td>"
-        f"<td>{r.runs}</td><td>{r.solve:.4g}</td><td>{r.build:.4g}</td><td>{r.counter:.6g}</td></tr>"
+        f"<td>{r.runs}</td><td>{_num(r.solve)}</td><td>{_num(r.build)}</td>"
+        f"<td>{_num(r.counter, 6)}</td></tr>"
         for r in series.itertuples()
     )
     flagged = (
@@ -210,8 +211,8 @@ def _case_page(label: str, svg: str, series: pd.DataFrame, counter: str, marks) 
 def _index_page(rows, commits: list[str], data: pd.DataFrame) -> str:
     e = html.escape
     cells = "".join(
-        f"<tr><td><a href='cases/{e(name)}'>{e(label)}</a></td><td>{last.solve:.4g}</td>"
-        f"<td>{last.build:.4g}</td><td>{e(counter)}</td><td>{last.counter:.6g}</td>"
+        f"<tr><td><a href='cases/{e(name)}'>{e(label)}</a></td><td>{_num(last.solve)}</td>"
+        f"<td>{_num(last.build)}</td><td>{e(counter)}</td><td>{_num(last.counter, 6)}</td>"
         f"<td class='{'reg' if n else ''}'>{n}</td></tr>"
         for label, name, last, counter, n in rows
     )
@@ -224,3 +225,8 @@ def _index_page(rows, commits: list[str], data: pd.DataFrame) -> str:
         "<th>solve s (last)</th><th>build s (last)</th><th>counter</th><th>value (last)</th>"
         f"<th>regressions</th></tr>{cells}</table>"
     )
+
+
+def _num(value: float, digits: int = 4) -> str:
+    """A number for a table cell; blank when there is none (no counter, no answer)."""
+    return "" if value is None or not np.isfinite(value) else f"{value:.{digits}g}"
