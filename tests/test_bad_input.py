@@ -88,3 +88,49 @@ def test_sweep_makes_big_generated_boards_inside_its_runs(
     assert tour["status"] == "solved" and tour["verified"]  # verified against the run's board
     assert tour["size"] == "110x110" and len(tour["instance_hash"]) == 16
     assert blow_up["status"] == "memout" and blow_up["size"] == "1500x1500"
+
+
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("gen:numberlink:-150x-150:0", "at least 1x1"),  # passed the cap: 22,500 cells
+        ("gen:numberlink:0x5:0", "at least 1x1"),
+        ("gen:numberlink:1x1:0", "at least 2x2"),
+        ("gen:numberlink:5x5:0:pairs=99", "pairs must be"),
+        ("gen:numberlink:5x5:0:colour=3", "numberlink generator got an unexpected keyword"),
+        ("gen:sudoku:10x10:0", "4x4, 9x9"),
+        ("gen:sudoku_x:9x9:0:fill=2", "fill must lie in 0..1"),
+        ("gen:knights_tour:5x5:0:open=7", "open must be 0 or 1"),
+    ],
+)
+def test_generated_board_the_generator_refuses_is_exit_2(spec: str, fragment: str) -> None:
+    """The board is made inside the run, so these were each an `error` record, exit 1."""
+    encoding = "circuit-cpsat" if "sudoku" not in spec else "dlx"
+    _assert_usage_error(main_cli("solve", spec, "--encoding", encoding), spec, fragment)
+
+
+def test_a_file_starting_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors write a UTF-8 BOM; it was read as a cell ("not an integer: '\\ufeff'")."""
+    bom = "\ufeff"
+    sudoku = _write(
+        tmp_path, "sudoku", bom + (ROOT / "instances/sudoku/small/easy9.txt").read_text()
+    )
+    letters = _write(tmp_path, "numberlink", bom + "AB\nAB\n")
+    collection = _write(
+        tmp_path, "sudoku", bom + (ROOT / "instances/sudoku/small/easy9.txt").read_text(), "c.txt"
+    )
+    for board in (sudoku, letters):
+        encoding = "dlx" if "sudoku" in board else "degree-sat"
+        result = run_cli("solve", board, "--encoding", encoding, "--json")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["status"] == "solved"
+    suite = tmp_path / "bom.toml"
+    suite.write_text(
+        bom + f'[[cases]]\nname = "bom"\npuzzle = "sudoku"\ninstances = ["{collection}"]\n'
+        'encodings = ["dlx"]\n',
+        encoding="utf-8",
+    )
+    path = tmp_path / "bench.sqlite"
+    result = run_cli("run", "--suite", str(suite), "--store", str(path))
+    assert result.returncode == 0, result.stderr
+    assert list(store.load(path)["status"]) == ["solved"]

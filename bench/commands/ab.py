@@ -22,6 +22,7 @@ from pathlib import Path
 from bench.ab import Plan, Side, measure, repo_root, side_runs
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
 from bench.analysis.verdict_text import Context, markdown, ordered
+from bench.outputs import write_output
 from models.errors import HarnessError, SideError, UsageError
 
 FORMATS = ("md", "json")
@@ -100,7 +101,7 @@ def main(args: argparse.Namespace) -> int:
         text = markdown(title, context, counts, shown)
     print(text)
     if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
+        write_output(args.out, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
     return 1 if counts.get("regression", 0) else 0
 
 
