@@ -239,7 +239,7 @@ def measure(
         text = suite_text(head_tree, plan.suite)
         if plan.case:
             text = filter_suite(text, plan.case)
-        shared = workdir / "suite.toml"
+        shared = workdir / f"{Path(plan.suite).stem}.toml"  # records carry the suite's name
         shared.write_text(text, encoding="utf-8")
         rounds = plan.rounds or suite_repeats(shared)
         base = Side("base", base_commit, plan.base, base_tree, workdir / "base.sqlite")

@@ -54,8 +54,11 @@ def basis(row, repeats: tuple[int, int]) -> str:
     return ""
 
 
-def markdown(title: str, context: Context, counts: dict, table: pd.DataFrame) -> str:
-    """The Markdown of a comparison (``table``: the rows to show, any order)."""
+def markdown(
+    title: str, context: Context, counts: dict, table: pd.DataFrame, gate_line: str = ""
+) -> str:
+    """The Markdown of a comparison (``table``: the rows to show, any order; ``gate_line``:
+    the gate's decision, shown first when given)."""
     regressions = int(counts.get("regression", 0))
     lead = (
         f"**{regressions} regression{'s' if regressions != 1 else ''}**"
@@ -66,6 +69,7 @@ def markdown(title: str, context: Context, counts: dict, table: pd.DataFrame) ->
     lines = [
         f"### {title}",
         "",
+        *([gate_line, ""] if gate_line else []),
         f"{lead} — {_counts_line(counts)}",
         "",
         f"- compared: base {context.base} -> current {context.current}",
@@ -86,6 +90,13 @@ def markdown(title: str, context: Context, counts: dict, table: pd.DataFrame) ->
             row[0] = f"**{row[0]}**" if row[0] == "regression" else row[0]
         lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS)))
     return "\n".join(lines)
+
+
+def gate_line(decision) -> str:
+    """The gate's decision (``compare.Gate``) in one line: what CI shows first."""
+    if decision.verdict == "pass":
+        return "gate: pass"
+    return f"gate: FAIL ({decision.verdict}): " + "; ".join(decision.problems)
 
 
 def _cells(row, repeats: tuple[int, int]) -> list[str]:

@@ -20,8 +20,9 @@ import tempfile
 from pathlib import Path
 
 from bench.ab import Plan, Side, measure, repo_root, side_runs
-from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
-from bench.analysis.verdict_text import Context, markdown, ordered
+from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, gate, machine
+from bench.analysis.compare import Side as GateSide
+from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
 from bench.outputs import write_output
 from models.errors import HarnessError, SideError, UsageError
 
@@ -84,7 +85,11 @@ def main(args: argparse.Namespace) -> int:
     )  # fmt: skip
     base, head, verdicts, context = run_and_judge(plan, args)
     context.notes[:0] = args.note
-    counts = verdicts["verdict"].value_counts().to_dict()
+    counts = verdicts.counts()
+    decision = gate(
+        GateSide(base.label, side_runs(base)[0]), GateSide(head.label, side_runs(head)[0]), verdicts
+    )
+    verdicts = verdicts.table
     shown = verdicts if args.all else verdicts[verdicts["verdict"] != "same"]
     title = f"bench ab: {_short(base)} -> {_short(head)} ({args.suite})"
     if args.format == "json":
@@ -93,16 +98,16 @@ def main(args: argparse.Namespace) -> int:
              "same_machine": context.same_machine, "machine": context.machine,
              "rounds": len(base.run_ids), "notes": context.notes,
              "base_runs": base.run_ids, "head_runs": head.run_ids,
-             "counts": {k: int(v) for k, v in counts.items()},
+             "counts": counts, "gate": decision.verdict, "problems": list(decision.problems),
              "verdicts": json.loads(ordered(shown).to_json(orient="records"))},
             indent=1,
         )  # fmt: skip
     else:
-        text = markdown(title, context, counts, shown)
+        text = markdown(title, context, counts, shown, gate_line(decision))
     print(text)
     if args.out:
         write_output(args.out, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
-    return 1 if counts.get("regression", 0) else 0
+    return decision.exit_code
 
 
 def run_and_judge(plan: Plan, args: argparse.Namespace):
@@ -126,10 +131,10 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
     head_runs, head_env = side_runs(head)
     machines = {machine(e) for e in (*base_env.values(), *head_env.values())}
     same = len(machines) == 1
-    table = compare_runs(
+    verdicts = compare_runs(
         base_runs, head_runs, threshold=threshold, time_threshold=time_threshold,
         times_comparable=same, divide_drift=False,
-    ).table  # fmt: skip
+    )  # fmt: skip
     current = _short(head)
     if head.dirty:
         current += " with uncommitted changes"
@@ -144,7 +149,7 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
             *notes,
         ],
     )
-    return table, context
+    return verdicts, context
 
 
 def _short(side: Side) -> str:

@@ -48,7 +48,7 @@ def main(args: argparse.Namespace) -> int:
         plan = Plan(repo=repo, base=good, head=commit, suite=args.suite, rounds=args.rounds,
                     case=args.case if by_name else None,
                     extra=["--encoding", args.encoding] if args.encoding else [])  # fmt: skip
-        _, _, table, _ = run_and_judge(plan, args)
+        table = run_and_judge(plan, args)[2].table
         if not by_name:
             labels = table["puzzle"] + "/" + table["config"] + "/" + table["instance"]
             table = table[[fnmatch.fnmatchcase(label, args.case) for label in labels]]

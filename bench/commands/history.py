@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from pathlib import Path
 
 import pandas as pd
-from rich.console import Console
 from rich.table import Table
 
 from bench import store
-from bench.analysis.formats import markdown_table
+from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.history import ordered_commits, per_commit, trend_chart
 from bench.history_folder import load_any
 from bench.outputs import write_output
@@ -44,6 +44,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     runs = load_any(args.store, args.suite)
+    unusable = (
+        [s for s in store.sweep_states(args.store).values() if not s.usable]
+        if Path(args.store).is_file()
+        else []
+    )  # a history folder holds finished sweeps of main only
+    if unusable:  # a failed, killed or empty sweep is no point of the history
+        runs = runs[~runs["run_id"].isin({s.run_id for s in unusable})]
+        ids = ", ".join(s.run_id for s in unusable)
+        print(f"note: left out {len(unusable)} sweep(s) that did not finish with runs: {ids}",
+              file=sys.stderr)  # fmt: skip
     table = per_commit(runs, args.case)
     if table.empty:
         raise UsageError("no stored runs match (see --suite and --case)")
@@ -64,7 +74,7 @@ def main(args: argparse.Namespace) -> int:
         out.add_column(commit, justify="right")
     for case, row in wide.iterrows():
         out.add_row(case, *row)
-    Console().print(out)
+    fitting_console().print(out)
     return 0
 
 
