@@ -179,7 +179,9 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
                           text=True, timeout=300)  # fmt: skip
     assert done.returncode == 1, done.stdout + done.stderr
     verdicts = (clone / "reports" / "ci" / "verdicts.md").read_text()
-    assert verdicts.splitlines()[2].startswith("**1 regression**"), verdicts
+    lines = verdicts.splitlines()
+    assert lines[2].startswith("gate: FAIL (regression)"), verdicts
+    assert lines[4].startswith("**1 regression**"), verdicts
     assert f"compared: base {neutral[:10]}, measured beside it" in verdicts, verdicts
     assert "merge base of target" in verdicts and "same machine" in verdicts
     first_row = next(line for line in verdicts.splitlines() if line.startswith("| **"))
