@@ -55,7 +55,7 @@ def export(store_path: str | Path, run_id: str, folder: Path, repo: Path | None 
     if not commit:
         raise UsageError(f"run {run_id} records no git commit: nothing to file it under")
     runs = store.load(store_path, run_id).drop(columns=list(DROPPED))
-    rows = json.loads(runs.to_json(orient="records"))
+    rows = json.loads(runs.to_json(orient="records", date_format="iso"))
     path = folder / slug(machine(environment)) / f"{commit[:12]}.json"
     doc: dict[str, Any] = {"format": FORMAT, "commit": commit,
                            "dirty": bool(environment.get("git_dirty")),
@@ -107,6 +107,7 @@ def load(folder: Path) -> pd.DataFrame:
             runs[name] = None
     for name in JSON_FIELDS:
         runs[name] = [json.loads(v) if isinstance(v, str) else v for v in runs[name]]
+    runs["started_at"] = pd.to_datetime(runs["started_at"], utc=True, format="ISO8601")
     return runs
 
 
