@@ -36,3 +36,12 @@ class HarnessError(Exception):
 
 class StoreError(HarnessError):
     """The store cannot be read or written (corrupt, foreign, newer, disk full): exit code 3."""
+
+
+class SideError(HarnessError):
+    """One side of an A/B (``bench ab``) could not sweep; its own exit code is kept (2: the
+    suite or a flag was bad input to that side's code too)."""
+
+    def __init__(self, side: str, code: int, message: str) -> None:
+        super().__init__(f"{side}: its sweep failed (exit {code}): {message}")
+        self.code = code
