@@ -122,6 +122,18 @@ def cactus(
     return figure
 
 
+def _decades(ax: plt.Axes, data: pd.DataFrame) -> None:
+    """Log y-limits on whole decades, so a small panel always shows at least two labelled
+    ticks (left to itself matplotlib may place none inside a short range)."""
+    times = data.loc[data["status"].isin(ANSWERED), "time_s"].dropna()
+    times = times[times > 0]
+    if times.empty:
+        return
+    low = math.floor(math.log10(times.min()))
+    high = max(math.ceil(math.log10(times.max())), low + 1)
+    ax.set_ylim(10.0**low, 10.0**high)
+
+
 def _unanswered(data: pd.DataFrame) -> str:
     counts = data["status"].value_counts()
     return ", ".join(f"{n} {status}" for status, n in counts.items())
@@ -143,6 +155,7 @@ def case_panels(
         _cactus_lines(ax, data, styles, virtual_best=False)
         ax.set_yscale("log")
         _plain_log(ax)
+        _decades(ax, data)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(heading, fontsize="small")
         ax.set_xlabel("instances answered", fontsize="small")
@@ -154,7 +167,10 @@ def case_panels(
                     f"{data['instance'].nunique()} instances,\nall {_unanswered(data)}",
                     transform=ax.transAxes, ha="center", va="center", fontsize="small")  # fmt: skip
             ax.set_yticks([])
+            ax.set_xticks([])
         if handles:
+            # the whole case on x (k of n answered reads as such; one point gets no odd axis)
+            ax.set_xlim(0.5, data["instance"].nunique() + 0.5)
             # anchored a fixed distance under the axes (not a share of their height), so
             # the layout engine, which resizes the axes, converges with the legend in place
             ax.legend(handles, [_wrapped(x, 34 if columns == 2 else 60) for x in labels],
