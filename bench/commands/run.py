@@ -16,7 +16,9 @@ gave up rather than hit it, and stops nothing. Suites that ask for it
 (``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
 
 Exit code: 0 when every run ended solved, infeasible, timeout or memout (limits are
-expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage.
+expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage; 3 when
+the harness or the cluster lost runs (``bench.lost``: not stored, the sweep left unfinished
+for ``--resume``) or the scheduler cannot be reached (checked before the sweep is stored).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from pathlib import Path
 
 from rich.console import Console
 
-from bench import environment, execute, measure, skips, store, suites
-from bench.cli import BenchUsageError
+from bench import environment, execute, lost, measure, skips, store, suites
+from bench.cli import EXIT_HARNESS, BenchUsageError
 from bench.commands.solve import add_max_cells, apply_max_cells
 from bench.plan import PlannedRun, narrow, run_key
 from bench.progress import SweepProgress, problems, summary_table
@@ -126,6 +128,7 @@ def main(args: argparse.Namespace) -> int:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
             plan = [PlannedRun(**item) for item in sweep_row["plan"]]
+            _reachable(args)
             env = _warm(plan, store.environments(args.store, [run_id]).get(run_id))
             instances = suites.load_planned_instances(plan)
             args.jobs = args.jobs or default_jobs()
@@ -139,6 +142,7 @@ def main(args: argparse.Namespace) -> int:
         raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
+    _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
     env = _warm(plan)
     with store.connect(args.store) as conn:
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
@@ -155,9 +159,15 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def _reachable(args: argparse.Namespace) -> None:
+    if args.executor == "dask" and args.scheduler:
+        execute.reach_scheduler(args.scheduler)
+
+
 def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> int:
-    """Render the sweep's report (reports/<run id>/) and print where it is."""
-    if not wanted:
+    """Render the sweep's report (reports/<run id>/) and print where it is; not for a
+    sweep that lost runs (unfinished: its resume renders it)."""
+    if not wanted or code == EXIT_HARNESS:
         return code
     from bench.commands import report
 
@@ -178,7 +188,7 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     previous = signal.signal(signal.SIGTERM, _terminate)
     progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")
     sweep = execute.Sweep(
-        conn, run_id, suite_name, env, on_record=progress.finished, on_skip=progress.skipped
+        conn, run_id, suite_name, env, progress.finished, progress.skipped, progress.lost
     )
     try:
         with progress:
@@ -193,7 +203,8 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
                 )
     finally:
         signal.signal(signal.SIGTERM, previous)
-    store.finish_sweep(conn, run_id, execute.now_iso())
+    if not sweep.lost:  # a sweep that lost runs stays unfinished, for --resume
+        store.finish_sweep(conn, run_id, execute.now_iso())
     records = sweep.records
     seconds = time.perf_counter() - started
     console.print(summary_table(records, run_id, seconds, [p for p, _ in sweep.skipped]))
@@ -208,6 +219,10 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     for line in problems(records):
         console.print(line, highlight=False, markup=False)
     console.print(f"run id: {run_id}", highlight=False)
+    if sweep.lost:
+        message = lost.lost_message(run_id, [reason for _, reason in sweep.lost])
+        print(f"error: {message}", file=sys.stderr)
+        return EXIT_HARNESS
     bad = any(r.status in (WRONG, ERROR) for r in records)
     return 1 if bad else 0
 
