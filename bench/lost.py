@@ -15,15 +15,18 @@ lost the same way: the scheduler is gone, or the temporary disk is full.
 from __future__ import annotations
 
 import errno
+import os
 import re
 
 from bench.cli import HarnessError
 
 #: errors of the machine, not of the run (the same as ``bench.cli``'s exit-3 errors)
 MACHINE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+#: the operating system's words for them, as a run's error text or solver output says them
 _MACHINE_TEXT = re.compile(
-    r"\[Errno (?:{})\]|No space left on device|Disk quota exceeded|Read-only file system".format(
-        "|".join(str(n) for n in MACHINE_ERRNOS)
+    r"\[Errno ({})\]|({})".format(
+        "|".join(str(n) for n in MACHINE_ERRNOS),
+        "|".join(re.escape(os.strerror(n)) for n in MACHINE_ERRNOS),
     )
 )
 
@@ -40,8 +43,9 @@ def temp_disk_fault(error: str, host: str = "") -> str | None:
     found = _MACHINE_TEXT.search(error or "")
     if found is None:
         return None
+    words = os.strerror(int(found.group(1))) if found.group(1) else found.group(2)
     where = f" on {host}" if host else ""
-    return f"the runs' temporary disk (TMPDIR){where} failed: {found.group(0)}"
+    return f"the runs' temporary disk (TMPDIR){where} failed: {words}"
 
 
 def is_machine_error(err: BaseException) -> bool:
