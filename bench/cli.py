@@ -28,8 +28,7 @@ import traceback
 from collections.abc import Iterable
 from pathlib import Path
 
-from models.base import InstanceError
-from models.registry import UsageError
+from models.errors import HarnessError, InstanceError, UsageError
 
 #: command name -> module in bench.commands; each module has add_arguments(parser) and main(args)
 COMMANDS = {
@@ -76,14 +75,6 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_HARNESS = 0, 1, 2, 3
 DEBUG_ENV = "PUZZLE_BENCH_DEBUG"
 #: OSError numbers that mean the machine, not the input, stopped the harness
 _HARNESS_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
-
-
-class BenchUsageError(Exception):
-    """Raised by commands for bad input; printed as one line, exit code 2."""
-
-
-class HarnessError(Exception):
-    """The harness could not do its job (store unreadable or unwritable, disk full): exit 3."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -174,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser(commands=argv[:1]).parse_args(argv)
     try:
         return int(args.handler(args) or 0)
-    except (InstanceError, UsageError, BenchUsageError) as err:
+    except (InstanceError, UsageError) as err:
         print(f"error: {err}", file=sys.stderr)
         return EXIT_USAGE
     except HarnessError as err:

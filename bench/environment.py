@@ -24,9 +24,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from bench.suites_dir import REPO_ROOT
 from models import registry, solvers
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 PROJECT_PACKAGES = ("bench", "models")
 #: distributions whose versions every environment records
 LIBRARIES = (

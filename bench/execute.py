@@ -32,7 +32,6 @@ from datetime import datetime, timezone
 from typing import Any
 
 from bench import lost, skips, store
-from bench.lost import SweepStopped
 from bench.measure import RunningRun, start_run, wait_any
 from bench.plan import PlannedRun
 from bench.record import RunRecord
@@ -40,6 +39,7 @@ from bench.schedule import CoreSlots, SizeGate
 from bench.task import Measurement
 from models import registry
 from models.base import ERROR, INFEASIBLE, SOLVED, WRONG
+from models.errors import SweepStopped, UsageError
 
 #: stored solutions larger than this (JSON characters) are dropped from the record
 MAX_SOLUTION_CHARS = 200_000
@@ -296,9 +296,7 @@ def reach_scheduler(address: str) -> None:
     try:
         asyncio.run(probe())
     except ValueError as err:  # not an address of a known protocol
-        from bench.cli import BenchUsageError
-
-        raise BenchUsageError(f"--scheduler {address}: {err}") from None
+        raise UsageError(f"--scheduler {address}: {err}") from None
     except (OSError, TimeoutError) as err:
         raise SweepStopped(f"cannot reach the scheduler at {address}") from err
 

@@ -8,7 +8,7 @@ Stored as ``error`` it would count against the encoding (PAR-2, ``compare``) and
 on where it can, stays unfinished (no ``finished_at``), says in one line how many runs were
 lost and why, and exits 3; ``bench run --resume RUN_ID`` runs exactly the lost ones again.
 
-Some losses stop the sweep at once (``SweepStopped``), because every later run would be
+Some losses stop the sweep at once (``models.errors.SweepStopped``), because every later run would be
 lost the same way: the scheduler is gone, or the temporary disk is full.
 """
 
@@ -17,8 +17,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-
-from bench.cli import HarnessError
 
 #: errors of the machine, not of the run (the same as ``bench.cli``'s exit-3 errors)
 MACHINE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
@@ -31,8 +29,8 @@ _MACHINE_TEXT = re.compile(
 )
 
 
-class SweepStopped(HarnessError):
-    """A loss that every later run would share: the sweep stops (exit 3), resumable."""
+#: a sweep that lost runs ends with the harness's own exit code (``bench.cli``: exit 3)
+EXIT_CODE = 3
 
 
 def temp_disk_fault(error: str, host: str = "") -> str | None:

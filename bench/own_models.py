@@ -18,9 +18,11 @@ import sys
 from importlib.machinery import ModuleSpec
 from importlib.util import spec_from_file_location
 
+from bench.suites_dir import REPO_ROOT
+
 NAME = "models"
 #: the package installed beside ``bench`` (the source tree for ``pip install -e .``)
-PACKAGE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), NAME)
+PACKAGE_DIR = str(REPO_ROOT / NAME)
 INIT = os.path.join(PACKAGE_DIR, "__init__.py")
 
 

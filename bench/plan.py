@@ -14,7 +14,7 @@ from typing import Any
 from bench.record import KEY_FIELDS
 from bench.task import RunTask
 from models import registry
-from models.registry import UsageError
+from models.errors import UsageError
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,13 +20,12 @@ import sys
 import threading
 from dataclasses import asdict
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from bench.measure import KILL_GRACE_S
+from bench.suites_dir import REPO_ROOT
 from bench.task import Measurement
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
 #: time allowed beyond a run's own limit and kill grace (helper start-up, imports, verification)
 HELPER_SLACK_S = 120.0
 #: reply lines start with this, so anything else a library prints is ignored

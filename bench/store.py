@@ -17,11 +17,7 @@ import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
 from bench.store_layout import DEFAULT_STORE, connect, rows
-from models.registry import UsageError
-
-
-class UnknownRunError(UsageError):
-    """A run id (or ``latest``) that the store does not hold: exit code 2."""
+from models.errors import UnknownRunError
 
 
 def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:

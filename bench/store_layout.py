@@ -22,8 +22,8 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from bench.cli import HarnessError
 from bench.record import KEY_FIELDS, RunRecord
+from models.errors import StoreError
 
 DEFAULT_STORE = Path("results/bench.sqlite")
 BUSY_TIMEOUT_MS = 60_000
@@ -31,10 +31,6 @@ BUSY_TIMEOUT_MS = 60_000
 SCHEMA_VERSION = 1
 #: ``PRAGMA application_id``: marks a file as a puzzle-bench store ("PBst")
 APPLICATION_ID = 0x50427374
-
-
-class StoreError(HarnessError):
-    """The store cannot be read or written (corrupt, foreign, newer, disk full): exit code 3."""
 
 
 def _sql_type(annotation: Any) -> str:

@@ -10,18 +10,12 @@ from __future__ import annotations
 import glob
 import itertools
 import random
-from pathlib import Path
 from typing import Any
 
+from bench.suites_dir import REPO_ROOT
 from models import registry
-from models.base import InstanceError, Puzzle
-from models.registry import UsageError
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-class SuiteError(UsageError):
-    """A suite that cannot run as written; the message names the file and the problem."""
+from models.base import Puzzle
+from models.errors import InstanceError, SuiteError, UsageError
 
 
 def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]:

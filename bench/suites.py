@@ -32,8 +32,7 @@ from bench.suite_instances import (
 from bench.suite_instances import load_planned_instances as load_planned_instances
 from bench.suites_dir import SUITES_DIR, suite_names, suite_path
 from models import registry
-from models.base import InstanceError
-from models.registry import UsageError
+from models.errors import InstanceError, UsageError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -280,21 +279,11 @@ def _option_sets(where: str, puzzle: str, encoding: str, case: dict[str, Any]) -
     keys = sorted(table)
     choices = []
     for key in keys:
-        if key not in cls.option_choices:
-            known = ", ".join(cls.option_choices) or "none"
-            raise SuiteError(f"{where}: encoding {encoding} has no option {key!r} (known: {known})")
         values = table[key] if isinstance(table[key], list) else [table[key]]
-        allowed = cls.option_choices[key]
-        matched = []
-        for value in values:
-            hits = [c for c in allowed if c == value or str(c) == str(value)]
-            if not hits:
-                raise SuiteError(
-                    f"{where}: option {encoding}.{key} = {value!r} not one of "
-                    f"{[str(c) for c in allowed]}"
-                )
-            matched.append(hits[0])
-        choices.append(matched)
+        try:
+            choices.append([cls.match_option(key, value) for value in values])
+        except UsageError as err:
+            raise SuiteError(f"{where}: {encoding}: {err}") from None
     return [
         cls.full_options(dict(zip(keys, combo, strict=True)))
         for combo in itertools.product(*choices)

@@ -1,9 +1,12 @@
-"""Where the shipped suite files live, and how a suite name becomes a path."""
+"""Where the project's files live: its root (instance paths in suites are relative to it), the
+shipped suite files, and how a suite name becomes a path."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+#: the folder holding ``bench/`` and ``models/`` (a checkout, or site-packages when installed)
+REPO_ROOT = Path(__file__).resolve().parent.parent
 SUITES_DIR = Path(__file__).parent / "suites"
 
 

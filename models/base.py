@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from models.errors import InstanceError, UsageError  # noqa: F401  (rules raise InstanceError from here)
+
 # Statuses an encoding may return; the harness adds ``wrong`` (checker refused the
 # answer) and ``memout``/``timeout``/``error`` for runs it had to stop.
 SOLVED = "solved"
@@ -34,15 +36,6 @@ def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bo
     if status != TIMEOUT or wall_s is None or not time_limit_s or math.isnan(wall_s):
         return False
     return wall_s < GAVE_UP_SHARE * time_limit_s
-
-
-class InstanceError(ValueError):
-    """Bad input: the CLI prints ``str(err)`` as one line and exits with code 2."""
-
-    def __init__(self, source: str, message: str, line: int | None = None):
-        self.source, self.message, self.line = source, message, line
-        where = f"{source}:{line}" if line is not None else source
-        super().__init__(f"{where}: {message}")
 
 
 @dataclass(frozen=True)
@@ -90,16 +83,22 @@ class Encoding(ABC):
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
 
     def __init__(self, options: Mapping[str, Any] | None = None):
-        self.options = dict(options or {})
-        unknown = set(self.options) - set(self.option_choices)
-        if unknown:
-            raise ValueError(f"encoding {self.name}: unknown option(s) {sorted(unknown)}")
-        for key, value in self.options.items():
-            if value not in self.option_choices[key]:
-                raise ValueError(
-                    f"encoding {self.name}: option {key}={value!r} not one of "
-                    f"{list(self.option_choices[key])}"
-                )
+        self.options = {
+            key: self.match_option(key, value) for key, value in (options or {}).items()
+        }
+
+    @classmethod
+    def match_option(cls, key: str, value: Any) -> Any:
+        """The choice of option ``key`` that ``value`` names (the value itself, or its text as
+        typed on a command line or in a suite); UsageError (exit 2) for anything else."""
+        choices = cls.option_choices.get(key)
+        if choices is None:
+            known = ", ".join(cls.option_choices) or "none"
+            raise UsageError(f"encoding {cls.name} has no option {key!r} (known: {known})")
+        for choice in choices:
+            if choice == value or str(choice) == str(value):
+                return choice
+        raise UsageError(f"option {key}={value!r} not one of {[str(c) for c in choices]}")
 
     @classmethod
     def full_options(cls, given: Mapping[str, Any] | None = None) -> dict[str, Any]:

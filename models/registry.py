@@ -10,6 +10,8 @@ stand-ins, plugins) are imported from the comma-separated environment variable
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -22,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.base import Encoding, InstanceError, Puzzle
+from models.base import Encoding, Puzzle
+from models.errors import InstanceError, UsageError
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
 GENERATED_PREFIX = "gen:"
@@ -32,10 +35,6 @@ MAX_CELLS_ENV = "PUZZLE_BENCH_MAX_CELLS"
 #: (the 1000x1000 knight's tour of the scaling suite fits; a 100000x100000 one does not)
 MAX_CELLS = {"knights_tour": 4_000_000, "numberlink": 40_000, "sudoku": 10_000, "sudoku_x": 10_000}
 DEFAULT_MAX_CELLS = 1_000_000
-
-
-class UsageError(ValueError):
-    """An unknown puzzle, encoding or option: exit code 2 like bad input."""
 
 
 @cache
@@ -77,17 +76,61 @@ def _package_of(puzzle: str) -> str:
     return get_puzzle(puzzle).encodings_package or f"models.{puzzle}.encodings"
 
 
+def encoding_modules(puzzle: str) -> list[str]:
+    """The modules that may define a puzzle's encodings: its encodings package's and the plugins."""
+    return [*_package_modules(_package_of(puzzle)), *_plugin_modules()]
+
+
 @cache
 def puzzle_encodings(puzzle: str) -> dict[str, type[Encoding]]:
     """Encoding name -> class for one puzzle; imports its encodings package and the plugins."""
-    package = _package_of(puzzle)
     found = {
         cls.name: cls
-        for module_name in [*_package_modules(package), *_plugin_modules()]
+        for module_name in encoding_modules(puzzle)
         for cls in _encoding_classes(module_name)
         if puzzle in cls.puzzles
     }
     return dict(sorted(found.items()))
+
+
+@cache
+def encoding_names(puzzle: str) -> tuple[str, ...]:
+    """The names ``puzzle_encodings`` gives, read from the modules' source without importing
+    them, so reporting never loads a solver. A class of the puzzle's own package counts
+    unless it names other puzzles; a plugin's class must name the puzzle in ``puzzles``."""
+    own = set(_package_modules(_package_of(puzzle)))
+    names: set[str] = set()
+    for module_name in encoding_modules(puzzle):
+        spec = importlib.util.find_spec(module_name)
+        if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+            continue
+        tree = ast.parse(Path(spec.origin).read_text(encoding="utf-8"))
+        classes = {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+        for node in classes.values():
+            name, serves = (
+                _class_constant(node, "name", classes),
+                _class_constant(node, "puzzles", classes),
+            )
+            if isinstance(name, str) and (
+                puzzle in (serves or ()) or (serves is None and module_name in own)
+            ):
+                names.add(name)
+    return tuple(sorted(names))
+
+
+def _class_constant(node: ast.ClassDef, key: str, classes: dict[str, ast.ClassDef]) -> Any:
+    """A class-level ``key = literal`` of a class statement, or of its bases in the module."""
+    for item in node.body:
+        target = item.targets[0] if isinstance(item, ast.Assign) else None
+        if isinstance(target, ast.Name) and target.id == key:
+            with contextlib.suppress(ValueError):
+                return ast.literal_eval(item.value)
+    for base in node.bases:
+        if isinstance(base, ast.Name) and base.id in classes and base.id != node.name:
+            found = _class_constant(classes[base.id], key, classes)
+            if found is not None:
+                return found
+    return None
 
 
 def encodings() -> dict[str, dict[str, type[Encoding]]]:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ortools.sat.python import cp_model
 
-_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+from models.knights_tour.rules import KNIGHT_MOVES
+
 SIDES = range(5, 12)
 
 
@@ -41,7 +42,7 @@ def base_tour(h: int, w: int) -> list[int]:
     arcs = {}
     for r in range(h):
         for c in range(w):
-            for dr, dc in _MOVES:
+            for dr, dc in KNIGHT_MOVES:
                 if 0 <= r + dr < h and 0 <= c + dc < w:
                     arcs[(r, c), (r + dr, c + dc)] = model.new_bool_var("")
     model.add_circuit([(a[0] * w + a[1], b[0] * w + b[1], x) for (a, b), x in arcs.items()])

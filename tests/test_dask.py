@@ -135,7 +135,7 @@ encodings = ["stub-ok"]
 repeats = 2
 time_limit_s = 20
 [cases.options.stub-ok]
-delay = 0.3
+delay = 0.6  # the kill lands while the run is in flight, even on a loaded machine
 """
     )
     path = tmp_path / "bench.sqlite"

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from models.base import SOLVED, TIMEOUT, InstanceError, Limits
+from models.base import SOLVED, TIMEOUT, Limits
+from models.errors import InstanceError
 from models.knights_tour import construct
 from models.knights_tour.rules import Board
 from models.registry import encodings, get_puzzle, load_instance

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from models.base import InstanceError, Limits
+from models.base import Limits
+from models.errors import InstanceError
 from models.numberlink import PUZZLE
 from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
 from models.numberlink.generate import generate_with_solution

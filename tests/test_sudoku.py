@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from models.base import InstanceError, Limits
+from models.base import Limits
+from models.errors import InstanceError
 from models.registry import encodings, get_puzzle, load_instance
 from models.sudoku.encodings.cnf_sat import CnfSat, check_unique
 from models.sudoku.generate import count_solutions, first_solution

@@ -8,8 +8,9 @@ import pytest
 
 from bench import cli
 from bench.plan import PlannedRun, narrow
-from bench.suites import SuiteError, load_suite
+from bench.suites import load_suite
 from models import registry
+from models.errors import SuiteError
 from tests.stubs import stubs  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.usefixtures("stubs")

@@ -16,7 +16,7 @@ import pandas as pd
 
 from bench import store
 from bench.record import FIELD_NAMES, JSON_FIELDS
-from models.registry import UsageError
+from models.errors import UsageError
 
 BASELINE_DIR = Path("results/baseline")
 BASELINE_FORMAT = "puzzle-bench-baseline/1"

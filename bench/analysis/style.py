@@ -1,10 +1,9 @@
 """One look for every chart: a fixed colour-blind-safe colour and marker per encoding, sizes
 for one- and two-column papers, and fonts that embed in PDF.
 
-The colour of an encoding comes from the registry's sorted encoding names, read from the
-source files (``name = "..."`` in ``models/*/encodings/*.py``) without importing them, so
-no solver is loaded: walking the names in sorted order, each takes the first Okabe-Ito
-colour that no encoding of the same puzzle package already has. The same encoding
+The colour of an encoding comes from the registry's sorted encoding names (read from source,
+so no solver is loaded, plugins included): walking the names in sorted order, each takes
+the first Okabe-Ito colour that no encoding of the same puzzle already has. The same encoding
 therefore gets the same colour in every chart, the report and ``bench plot``, and the
 encodings of one puzzle never share a colour while the palette lasts. Option variants of
 one encoding (``degree-sat[backend=glucose4]``) keep its colour and marker and differ by
@@ -13,19 +12,19 @@ line style and shade.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.colors as mcolors
 import matplotlib.pyplot as plt
+
+from models import registry
 
 # Okabe & Ito (2008), "Color Universal Design": safe for the common colour-vision deficiencies;
 # then Tol's wine and olive, so a puzzle with up to ten encodings never repeats a colour
@@ -34,7 +33,6 @@ OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "
 MARKERS = "osD^vP*Xh<>p"
 LINESTYLES = ("-", "--", ":", "-.")
 VIRTUAL_BEST = "#7f7f7f"
-MODELS_DIR = Path(__file__).resolve().parents[2] / "models"
 
 
 @dataclass(frozen=True)
@@ -54,26 +52,8 @@ PAPER = {"single": Layout(3.3, 2.4, 7.0, "below"), "double": Layout(7.0, 3.0, 8.
 
 @cache
 def registry_encodings() -> dict[str, tuple[str, ...]]:
-    """Puzzle package -> its encoding names, sorted; read from source, nothing imported."""
-    found: dict[str, set[str]] = {}
-    for path in sorted(MODELS_DIR.glob("*/encodings/*.py")):
-        try:
-            tree = ast.parse(path.read_text())
-        except (OSError, SyntaxError):
-            continue
-        for node in ast.walk(tree):
-            if not isinstance(node, ast.ClassDef):
-                continue
-            for item in node.body:
-                target = item.targets[0] if isinstance(item, ast.Assign) else None
-                if (
-                    isinstance(target, ast.Name)
-                    and target.id == "name"
-                    and isinstance(item.value, ast.Constant)
-                    and isinstance(item.value.value, str)
-                ):
-                    found.setdefault(path.parent.parent.name, set()).add(item.value.value)
-    return {package: tuple(sorted(names)) for package, names in sorted(found.items())}
+    """Puzzle -> its encoding names, sorted; the registry reads them without importing one."""
+    return {puzzle: registry.encoding_names(puzzle) for puzzle in registry.puzzles()}
 
 
 @cache

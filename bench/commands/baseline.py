@@ -6,8 +6,8 @@ import argparse
 import re
 
 from bench.analysis.sources import load_source, save_baseline
-from bench.cli import BenchUsageError
 from bench.store_layout import DEFAULT_STORE
+from models.errors import UsageError
 
 PLAIN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 
@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def check_name(name: str) -> str:
     """A baseline name is a plain file name: no folders, no ``..``, nothing hidden."""
     if not PLAIN_NAME.fullmatch(name) or ".." in name:
-        raise BenchUsageError(
+        raise UsageError(
             f"baseline name {name!r} must be a plain name (letters, digits, '.', '_', '-')"
         )
     return name

@@ -20,7 +20,7 @@ from rich.table import Table
 from bench import store
 from bench.analysis.formats import markdown_table
 from bench.analysis.history import per_commit, trend_chart
-from bench.cli import BenchUsageError
+from models.errors import UsageError
 
 FORMATS = ("table", "md", "csv")
 
@@ -40,13 +40,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if not Path(args.store).is_file():
-        raise BenchUsageError(f"{args.store}: no results store here yet")
+        raise UsageError(f"{args.store}: no results store here yet")
     runs = store.load(args.store, with_environment=True)
     if args.suite:
         runs = runs[runs["suite"] == args.suite]
     table = per_commit(runs, args.case)
     if table.empty:
-        raise BenchUsageError("no stored runs match (see --suite and --case)")
+        raise UsageError("no stored runs match (see --suite and --case)")
     if args.chart:
         figure = trend_chart(table)
         figure.savefig(args.chart, bbox_inches="tight")

@@ -13,8 +13,8 @@ from pathlib import Path
 import pandas as pd
 
 from bench.analysis.sources import load_runs
-from bench.cli import BenchUsageError
 from bench.store_layout import DEFAULT_STORE
+from models.errors import UsageError
 
 KINDS = ("cactus", "scatter", "scaling", "par2", "board")
 SUFFIXES = (".pdf", ".svg", ".png")
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.suffix.lower() not in SUFFIXES:
-        raise BenchUsageError(f"--out {out}: the file name must end in {', '.join(SUFFIXES)}")
+        raise UsageError(f"--out {out}: the file name must end in {', '.join(SUFFIXES)}")
     import matplotlib.pyplot as plt  # matplotlib: paid only by this command
 
     from bench.analysis import charts
@@ -47,7 +47,7 @@ def main(args: argparse.Namespace) -> int:
     runs = load_runs(args.runs, args.store, args.puzzle)[1]
     puzzles = sorted(set(runs["puzzle"]))
     if len(puzzles) != 1:
-        raise BenchUsageError(
+        raise UsageError(
             f"the runs hold {len(puzzles)} puzzles: choose one with --puzzle ({', '.join(puzzles)})"
         )
     puzzle = puzzles[0]
@@ -62,7 +62,7 @@ def main(args: argparse.Namespace) -> int:
             figure = charts.par2_bars(instances, puzzle, layout, title)
         elif args.kind == "scaling":
             if instances["size"].nunique() < 2:
-                raise BenchUsageError(f"{puzzle}: one board size only, nothing to scale")
+                raise UsageError(f"{puzzle}: one board size only, nothing to scale")
             figure = charts.scaling(instances, puzzle, layout, title)
         elif args.kind == "scatter":
             x, y = _pair(instances, puzzle, args.x, args.y)
@@ -82,11 +82,11 @@ def _pair(instances: pd.DataFrame, puzzle: str, x: str | None, y: str | None) ->
     order = ranking(instances)
     for name in (x, y):
         if name and name not in order:
-            raise BenchUsageError(f"no configuration {name!r} (configurations: {', '.join(order)})")
+            raise UsageError(f"no configuration {name!r} (configurations: {', '.join(order)})")
     x = x or next((c for c in order if c != y), None)
     y = y or next((c for c in order if c != x), None)
     if x is None or y is None:
-        raise BenchUsageError(f"{puzzle}: a scatter plot needs two configurations")
+        raise UsageError(f"{puzzle}: a scatter plot needs two configurations")
     return x, y
 
 
@@ -99,16 +99,14 @@ def _board(runs: pd.DataFrame, puzzle: str, instance: str | None, width: float):
     if instance:
         solved = solved[solved["instance"] == instance]
     if solved.empty:
-        raise BenchUsageError(
+        raise UsageError(
             f"{puzzle}: no stored solution{' of ' + instance if instance else ''} to draw"
         )
     row = solved.assign(cells=solved["size"].map(size_cells)).sort_values("cells").iloc[-1]
     loaded = registry.load_instance(row["instance"], puzzle).instance
     problem = registry.get_puzzle(puzzle).verify(loaded, row["solution"])
     if problem is not None:
-        raise BenchUsageError(
-            f"{row['instance']} no longer matches its stored solution ({problem})"
-        )
+        raise UsageError(f"{row['instance']} no longer matches its stored solution ({problem})")
     figure = registry.get_puzzle(puzzle).draw(loaded, row["solution"])
     w, h = figure.get_size_inches()
     figure.set_size_inches(width, width * h / w)

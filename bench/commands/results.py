@@ -28,8 +28,8 @@ from bench import store
 from bench.analysis.formats import cell, latex_table, markdown_table, missing
 from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.analysis.tables import per_instance, summary, with_config
-from bench.cli import BenchUsageError, HarnessError
 from bench.record import FIELD_NAMES, JSON_FIELDS
+from models.errors import HarnessError, UnknownRunError, UsageError
 
 FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark", "latex", "markdown")
 TABLES = ("summary", "instances")
@@ -54,10 +54,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def main(args: argparse.Namespace) -> int:
     if not Path(args.store).is_file():
-        raise store.UnknownRunError(f"{args.store}: no results store here (run a suite first)")
+        raise UnknownRunError(f"{args.store}: no results store here (run a suite first)")
     run_id = store.resolve_run_id(args.store, args.run_id)
     if args.format == "parquet" and not args.out:
-        raise BenchUsageError("--format parquet needs --out FILE")
+        raise UsageError("--format parquet needs --out FILE")
     frame = store.load(args.store, [run_id])
     envs = store.environments(args.store, [run_id])
     if args.format == "table":

@@ -33,11 +33,11 @@ from pathlib import Path
 from rich.console import Console
 
 from bench import environment, execute, lost, measure, skips, store, suites
-from bench.cli import EXIT_HARNESS, BenchUsageError
 from bench.commands.solve import add_max_cells, apply_max_cells
 from bench.plan import PlannedRun, narrow, run_key
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
+from models.errors import UnknownRunError, UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,17 +99,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     apply_max_cells(args.max_cells)
     if not args.suite and not args.resume:
-        raise BenchUsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
+        raise UsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
     if args.jobs is not None and args.jobs < 1:
-        raise BenchUsageError("--jobs must be at least 1")
+        raise UsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
-        raise BenchUsageError("--repeat must be at least 1")
+        raise UsageError("--repeat must be at least 1")
     if args.time_limit is not None and args.time_limit <= 0:
-        raise BenchUsageError("--time-limit must be positive")
+        raise UsageError("--time-limit must be positive")
     if args.executor is None:
         args.executor = "dask" if args.scheduler else "local"
     if args.scheduler and args.executor != "dask":
-        raise BenchUsageError("--scheduler goes with --executor dask, not local")
+        raise UsageError("--scheduler goes with --executor dask, not local")
     if args.executor == "dask" and args.scheduler and _exposed(args.scheduler):
         print(
             f"warning: {args.scheduler} is plain tcp:// to a non-loopback address (unencrypted,"
@@ -121,9 +121,9 @@ def main(args: argparse.Namespace) -> int:
         console = Console(width=160)  # logs and pipes: no wrapping of the summary table
     if args.resume:
         if args.puzzle or args.encoding or args.repeat or args.time_limit or args.all_sizes:
-            raise BenchUsageError("--resume runs the stored plan: leave out the filters")
+            raise UsageError("--resume runs the stored plan: leave out the filters")
         if not Path(args.store).is_file():
-            raise store.UnknownRunError(f"{args.store}: no results store here to resume from")
+            raise UnknownRunError(f"{args.store}: no results store here to resume from")
         with store.connect(args.store) as conn:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
@@ -139,7 +139,7 @@ def main(args: argparse.Namespace) -> int:
         suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit, args.all_sizes
     )
     if not plan:
-        raise BenchUsageError(f"suite {suite.name}: no run matches the filters given")
+        raise UsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
     run_id = execute.new_run_id()
     _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
@@ -167,7 +167,7 @@ def _reachable(args: argparse.Namespace) -> None:
 def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> int:
     """Render the sweep's report (reports/<run id>/) and print where it is; not for a
     sweep that lost runs (unfinished: its resume renders it)."""
-    if not wanted or code == EXIT_HARNESS:
+    if not wanted or code == lost.EXIT_CODE:
         return code
     from bench.commands import report
 
@@ -222,7 +222,7 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     if sweep.lost:
         message = lost.lost_message(run_id, [reason for _, reason in sweep.lost])
         print(f"error: {message}", file=sys.stderr)
-        return EXIT_HARNESS
+        return lost.EXIT_CODE
     bad = any(r.status in (WRONG, ERROR) for r in records)
     return 1 if bad else 0
 

@@ -17,17 +17,16 @@ import json
 import os
 import signal
 import sys
+from typing import Any
 
 from bench import lost
-from bench.cli import HarnessError
 from bench.environment import solver_version
 from bench.measure import run_isolated
-from bench.options import parse_options
 from bench.record import RunRecord
 from bench.task import RunTask
 from models import registry
-from models.base import ERROR, INFEASIBLE, SOLVED
-from models.registry import UsageError
+from models.base import ERROR, INFEASIBLE, SOLVED, Encoding
+from models.errors import HarnessError, UsageError
 
 #: the record fields ``solve --json`` prints (the contract's), plus ``model_size``
 SOLVE_JSON_FIELDS = ("puzzle", "instance", "encoding", "options", "solver", "solver_version",
@@ -98,6 +97,17 @@ def apply_max_cells(value: int | None) -> None:
     os.environ[registry.MAX_CELLS_ENV] = str(value)
 
 
+def _options(encoding_cls: type[Encoding], items: list[str]) -> dict[str, Any]:
+    """``["backend=glucose4"]`` -> the options, each value matched to its choices."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise UsageError(f"option {item!r} must read KEY=VALUE")
+        options[key] = encoding_cls.match_option(key, text)
+    return options
+
+
 def default_memory_limit_mb() -> float:
     """DEFAULT_MEMORY_LIMIT_MB, or 80% of the machine's memory when that is less."""
     try:
@@ -121,7 +131,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         loaded = registry.load_instance(args.instance, args.puzzle)
     encoding_cls = registry.get_encoding(loaded.puzzle, args.encoding)
-    options = encoding_cls.full_options(parse_options(encoding_cls, args.option))
+    options = encoding_cls.full_options(_options(encoding_cls, args.option))
     task = RunTask(
         puzzle=loaded.puzzle,
         instance=args.instance,

@@ -26,8 +26,7 @@ import time
 import numpy as np
 
 from models.knights_tour.blocks import BASE_TOURS
-
-_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+from models.knights_tour.rules import KNIGHT_MOVES
 
 
 def closed_tour_exists(rows: int, cols: int) -> bool:
@@ -144,7 +143,11 @@ def warnsdorff(
     n = rows * cols
     rng = random.Random(seed)
     near = [
-        [(r + dr) * cols + c + dc for dr, dc in _MOVES if 0 <= r + dr < rows and 0 <= c + dc < cols]
+        [
+            (r + dr) * cols + c + dc
+            for dr, dc in KNIGHT_MOVES
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
         for r in range(rows)
         for c in range(cols)
     ]

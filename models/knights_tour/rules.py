@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from models.base import InstanceError
+from models.errors import InstanceError
 
 #: the eight knight moves (row delta, column delta)
 KNIGHT_MOVES: tuple[tuple[int, int], ...] = (

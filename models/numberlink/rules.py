@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from models.base import InstanceError
+from models.errors import InstanceError
 
 INTEGER = "integer"
 LETTER = "letter"

@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
-from models.base import InstanceError
+from models.errors import InstanceError
 
 LINE_CHARS = "0123456789."
 

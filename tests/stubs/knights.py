@@ -15,8 +15,7 @@ import time
 from typing import Any, ClassVar
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
-
-MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
+from models.knights_tour.rules import KNIGHT_MOVES
 
 
 def _tour(rows: int, cols: int, closed: bool) -> tuple[list[list[int]] | None, int]:
@@ -31,7 +30,7 @@ def _tour(rows: int, cols: int, closed: bool) -> tuple[list[list[int]] | None, i
 
     def free(r: int, c: int) -> list[tuple[int, int]]:
         out = []
-        for dr, dc in MOVES:
+        for dr, dc in KNIGHT_MOVES:
             rr, cc = r + dr, c + dc
             if 0 <= rr < rows and 0 <= cc < cols and not seen[rr][cc]:
                 out.append((rr, cc))

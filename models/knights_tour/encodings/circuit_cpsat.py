@@ -21,9 +21,8 @@ from typing import Any, ClassVar
 from ortools.sat.python import cp_model
 
 from models.base import Encoding, Limits, ModelSize, Outcome
+from models.knights_tour.rules import KNIGHT_MOVES
 from models.solvers import solve_cpsat
-
-_MOVES = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
 
 
 class CircuitCpsat(Encoding):
@@ -41,7 +40,7 @@ class CircuitCpsat(Encoding):
         for r in range(rows):
             for c in range(cols):
                 u = r * cols + c
-                for dr, dc in _MOVES:
+                for dr, dc in KNIGHT_MOVES:
                     r2, c2 = r + dr, c + dc
                     if 0 <= r2 < rows and 0 <= c2 < cols:
                         self.arcs.append(

@@ -17,12 +17,12 @@ from typing import Any, ClassVar
 import z3
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.knights_tour.rules import KNIGHT_MOVES
 from models.solvers import z3_counters
 
 
 def _neighbours(rows: int, cols: int, r: int, c: int) -> list[tuple[int, int]]:
-    moves = ((1, 2), (2, 1), (-1, 2), (2, -1), (-2, 1), (1, -2), (-1, -2), (-2, -1))
-    return [(r + a, c + b) for a, b in moves if 0 <= r + a < rows and 0 <= c + b < cols]
+    return [(r + a, c + b) for a, b in KNIGHT_MOVES if 0 <= r + a < rows and 0 <= c + b < cols]
 
 
 class PbEqZ3(Encoding):
