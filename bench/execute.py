@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 import socket
@@ -279,6 +280,13 @@ def _finished(gate: SizeGate, item: PlannedRun, record: RunRecord | None) -> Non
         gate.finished(item, record.status, wall_s=record.wall_s)
 
 
+def _quiet_dask() -> None:
+    """Silence Dask's loggers in this process: the sweep says what went wrong in one line."""
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    for name in ["distributed", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
 def reach_scheduler(address: str) -> None:
     """Open and close one connection to the scheduler at ``address`` (TLS from Dask's
     configuration, as the client's), within ``distributed.comm.timeouts.connect``; a
@@ -369,6 +377,7 @@ def run_dask(
                 reply = future.result()
             except Exception as err:  # never the run's own failure (that comes as a reply)
                 if client.status != "running":  # the scheduler is gone, and every run with it
+                    _quiet_dask()  # its client would log the reconnection it gives up on
                     sweep.lose(item, f"{type(err).__name__}: {err}")
                     why = f"lost the connection to the scheduler at {scheduler}"
                     raise sweep.stopped(why, len(futures), len(queue)) from None
