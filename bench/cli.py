@@ -46,9 +46,9 @@ COMMANDS = {
 }
 
 DESCRIPTION = """\
-Benchmark and compare encodings of logic puzzles (Numberlink, Sudoku, Sudoku X, the
-knight's tour) on several solvers (CP-SAT, Z3, CBC, HiGHS, SAT). Every run is isolated,
-measured, checked by the puzzle's own verifier and stored in results/bench.sqlite."""
+Benchmark and compare encodings of logic puzzles on several solvers (`list` names the
+puzzles, encodings and solvers found). Every run is isolated, measured, checked by the
+puzzle's own verifier and stored in results/bench.sqlite."""
 
 #: (command, what it does) for the top-level help's examples
 EXAMPLES = (

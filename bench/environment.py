@@ -112,10 +112,13 @@ def encoding_hash(cls: type) -> str:
         return ""
     digest = hashlib.sha256()
     for path in sorted(dependency_files(main)):
+        # a plugin's file outside the project is named by its file name alone
+        name = (
+            path.relative_to(REPO_ROOT).as_posix() if path.is_relative_to(REPO_ROOT) else path.name
+        )
         try:
-            digest.update(path.relative_to(REPO_ROOT).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
-        except (OSError, ValueError):
+            digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+        except OSError:
             continue
     return digest.hexdigest()[:16]
 

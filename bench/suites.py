@@ -30,7 +30,7 @@ from bench.suite_instances import (
     positive_int,
 )
 from bench.suite_instances import load_planned_instances as load_planned_instances
-from bench.suites_dir import SUITES_DIR, suite_names, suite_path
+from bench.suites_dir import puzzle_suites_dir, shipped_suites, suite_names, suite_path
 from models import registry
 from models.errors import InstanceError, UsageError
 
@@ -49,7 +49,7 @@ DEFAULTS: dict[str, Any] = {
 }
 #: keys only the suite file named on the command line may set (not its includes)
 TOP_KEYS = {"report", "max_time_limit_s", "jobs"}
-SUITE_KEYS = {"description", "include", *TOP_KEYS, *DEFAULTS}
+SUITE_KEYS = {"description", "include", "parts", *TOP_KEYS, *DEFAULTS}
 CASE_KEYS = {
     "name",
     "description",
@@ -168,6 +168,8 @@ class _Loader:
         out: list[tuple[Path, dict[str, Any]]] = []
         for item in as_list(head.get("include", [])):
             out += self.read(_include_path(path, str(item)), defaults, (*stack, resolved))
+        if "parts" in head:
+            out += self._parts(path, str(head["parts"]), defaults, (*stack, resolved))
         cases = doc.get("cases", [])
         if not isinstance(cases, list):
             raise SuiteError(f"{path}: cases must be an array of tables ([[cases]])")
@@ -180,11 +182,40 @@ class _Loader:
             out.append((path, {**defaults, **case}))
         return out
 
+    def _parts(self, path: Path, pattern: str, defaults: dict[str, Any], stack: tuple[Path, ...]):
+        """``parts = "{puzzle}-quick"``: every puzzle found, by its part of that name in its
+        own suites folder; a puzzle with no part and no case elsewhere runs on its tiny boards,
+        so no puzzle is left out of ``quick`` or ``all`` and none needs a line here."""
+        out: list[tuple[Path, dict[str, Any]]] = []
+        for puzzle in registry.puzzles():
+            try:
+                name = pattern.format(puzzle=puzzle)
+            except (KeyError, IndexError, ValueError):
+                raise SuiteError(f'{path}: parts must read like "{{puzzle}}-quick"') from None
+            part = puzzle_suites_dir(puzzle) / f"{name}.toml"
+            if part.is_file():
+                out += self.read(part, defaults, stack)
+        covered = {case["puzzle"] for _, case in out if "puzzle" in case}
+        for puzzle, rules in registry.puzzles().items():
+            if puzzle not in covered:
+                self.digest.update(f"tiny boards of {puzzle}".encode())
+                tiny = [*rules.tiny, *rules.tiny_infeasible]
+                out.append(
+                    (
+                        path,
+                        {**defaults, "name": f"{puzzle}-tiny", "puzzle": puzzle, "instances": tiny},
+                    )
+                )
+        return out
+
 
 def _include_path(path: Path, item: str) -> Path:
-    for candidate in (path.parent / item, SUITES_DIR / item, REPO_ROOT / item):
+    for candidate in (path.parent / item, REPO_ROOT / item):
         if candidate.is_file():
             return candidate
+    shipped = shipped_suites().get(Path(item).stem)
+    if shipped is not None and item in (shipped.name, shipped.stem):
+        return shipped
     raise SuiteError(f"{path}: included suite {item!r} not found")
 
 

@@ -157,6 +157,11 @@ class Puzzle:
     tiny: tuple[str, ...] = ()
     #: specs with no solution that complete encodings prove infeasible in about a second
     tiny_infeasible: tuple[str, ...] = ()
-    #: the package whose modules define this puzzle's encodings (``models.<name>.encodings``
+    #: the package whose modules define this puzzle's encodings (``<package>.encodings``
     #: when empty); the registry imports only the packages of the puzzles asked for
     encodings_package: str = ""
+    #: largest board in cells: beyond it a build only runs out of memory, so a file asking
+    #: for more is refused as bad input (``--max-cells`` overrides every puzzle's cap)
+    max_cells: int = 1_000_000
+    #: the module defining the puzzle (its ``PUZZLE``); the registry fills it in
+    package: str = ""

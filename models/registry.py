@@ -18,7 +18,7 @@ import importlib.util
 import inspect
 import os
 import pkgutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -31,22 +31,22 @@ PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
 GENERATED_PREFIX = "gen:"
 #: environment variable overriding every puzzle's size cap (``--max-cells`` sets it)
 MAX_CELLS_ENV = "PUZZLE_BENCH_MAX_CELLS"
-#: largest board (cells) each puzzle accepts: beyond these a build only runs out of memory
-#: (the 1000x1000 knight's tour of the scaling suite fits; a 100000x100000 one does not)
-MAX_CELLS = {"knights_tour": 4_000_000, "numberlink": 40_000, "sudoku": 10_000, "sudoku_x": 10_000}
-DEFAULT_MAX_CELLS = 1_000_000
 
 
 @cache
 def puzzles() -> dict[str, Puzzle]:
+    """Every puzzle: the packages under ``models/`` and the plugin modules exposing ``PUZZLE``.
+
+    Each comes back with ``package`` set to the module that defines it, so its encodings
+    (``<package>.encodings``) and suites (``<package>/suites/``) are found from it."""
+    candidates = [
+        f"models.{info.name}" for info in pkgutil.iter_modules(models.__path__) if info.ispkg
+    ]
     found: dict[str, Puzzle] = {}
-    for info in pkgutil.iter_modules(models.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"models.{info.name}")
-        puzzle = getattr(module, "PUZZLE", None)
+    for module_name in [*candidates, *_plugin_modules()]:
+        puzzle = getattr(importlib.import_module(module_name), "PUZZLE", None)
         if isinstance(puzzle, Puzzle):
-            found[puzzle.name] = puzzle
+            found[puzzle.name] = replace(puzzle, package=puzzle.package or module_name)
     return dict(sorted(found.items()))
 
 
@@ -73,7 +73,8 @@ def _encoding_classes(module_name: str) -> tuple[type[Encoding], ...]:
 
 
 def _package_of(puzzle: str) -> str:
-    return get_puzzle(puzzle).encodings_package or f"models.{puzzle}.encodings"
+    rules = get_puzzle(puzzle)
+    return rules.encodings_package or f"{rules.package}.encodings"
 
 
 def encoding_modules(puzzle: str) -> list[str]:
@@ -237,7 +238,7 @@ def max_cells(puzzle: str) -> int:
         if not text.isdigit() or int(text) < 1:
             raise UsageError(f"{MAX_CELLS_ENV}={text!r} must be a positive whole number")
         return int(text)
-    return MAX_CELLS.get(puzzle, DEFAULT_MAX_CELLS)
+    return get_puzzle(puzzle).max_cells
 
 
 def check_size(puzzle: str, size: str, source: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -176,6 +177,34 @@ def z3_counters(solver) -> dict[str, float]:
         if isinstance(value, (int, float)):
             out[re.sub(r"[^a-z0-9]+", "_", key.lower()).strip("_")] = float(value)
     return out
+
+
+def solve_sat_within(
+    sat, deadline: float | None, first_budget: int = 5_000
+) -> tuple[bool | None, int]:
+    """(answer or None at the deadline, calls made): a PySAT ``solve_limited`` in conflict
+    budgets, since CaDiCaL cannot be interrupted. After the first budget each aims at a
+    quarter of the time left (0.5-5 s) at the rate seen so far: fewer, longer calls, since
+    each restarts part of the search; one call's overrun stays within the harness's kill
+    margin."""
+    if deadline is None:
+        return sat.solve(), 1
+    budget, rate, calls = first_budget, None, 0
+    while True:
+        start = time.monotonic()
+        if start >= deadline:
+            return None, calls
+        if rate is not None:
+            target = min(5.0, max(0.5, (deadline - start) / 4))
+            budget = max(1_000, int(rate * target))
+        before = sat.accum_stats().get("conflicts", 0)
+        sat.conf_budget(budget)
+        answer = sat.solve_limited()
+        calls += 1
+        if answer is not None:
+            return answer, calls
+        took = max(1e-3, time.monotonic() - start)
+        rate = max(1.0, (sat.accum_stats().get("conflicts", 0) - before) / took)
 
 
 @dataclass(frozen=True)

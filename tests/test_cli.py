@@ -39,6 +39,11 @@ def test_list_json_has_contract_shape() -> None:
     assert "ilp-cbc" in doc["puzzles"]["sudoku_x"]["encodings"]
     assert "pbeq-z3" in doc["puzzles"]["knights_tour"]["encodings"]
     assert {"quick", "all"} <= set(doc["suites"])
+    # what the README promises beside the contract's names: solver, version, options
+    degree_sat = doc["puzzles"]["numberlink"]["details"]["degree-sat"]
+    assert degree_sat["solver"] == "pysat" and degree_sat["version"].startswith("python-sat")
+    assert "glucose4" in degree_sat["options"]["backend"]
+    assert doc["puzzles"]["numberlink"]["max_cells"] == 40_000
 
 
 def test_list_table() -> None:

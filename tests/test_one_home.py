@@ -120,3 +120,8 @@ def test_encodings_are_found_in_one_place_plugins_included() -> None:
     assert out.stdout.split() == ["True", "True"], out.stderr
     readers = [_rel(p) for p in CODE if re.search(r"^import ast$", p.read_text(), re.M)]
     assert "bench/analysis/style.py" not in readers
+
+
+def test_the_pysat_time_limit_loop_is_written_once() -> None:
+    homes = [_rel(p) for p in CODE if "solve_limited(" in p.read_text(encoding="utf-8")]
+    assert homes == ["models/solvers.py"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -11,17 +12,36 @@ from rich.table import Table
 from bench.environment import solver_version
 from bench.suites_dir import suite_names
 from models import registry
+from models.base import Encoding
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the contract's JSON form")
 
 
+def _details(cls: type[Encoding]) -> dict[str, Any]:
+    return {
+        "solver": cls.solver,
+        "reference": cls.reference,
+        "version": solver_version(cls),
+        "options": {key: list(choices) for key, choices in cls.option_choices.items()},
+    }
+
+
 def main(args: argparse.Namespace) -> int:
     table = registry.encodings()
     if args.json:
+        # the contract's shape, extended: each puzzle also says, per encoding, what the
+        # table shows (solver, version, option choices; the first choice is the default)
         doc = {
-            "puzzles": {p: {"encodings": list(encs)} for p, encs in table.items()},
+            "puzzles": {
+                puzzle: {
+                    "encodings": list(encs),
+                    "details": {name: _details(cls) for name, cls in encs.items()},
+                    "max_cells": registry.get_puzzle(puzzle).max_cells,
+                }
+                for puzzle, encs in table.items()
+            },
             "suites": suite_names(),
         }
         print(json.dumps(doc))

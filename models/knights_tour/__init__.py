@@ -30,4 +30,5 @@ PUZZLE = Puzzle(
         "gen:knights_tour:3x6:0",  # Schwenk: no closed tour on 3 x 4, 6 or 8
         "gen:knights_tour:4x4:0:open=1",
     ),
+    max_cells=4_000_000,  # the scaling suite's 1000x1000 tour fits, a 100000x100000 one not
 )

@@ -22,4 +22,5 @@ PUZZLE = Puzzle(
         "gen:numberlink:6x6:3:pairs=4",
     ),
     tiny_infeasible=("instances/numberlink/infeasible/crossing_3x3.txt",),
+    max_cells=40_000,  # a 200x200 board; the flow models outgrow memory soon after
 )

@@ -2,7 +2,7 @@
 
 Two forms are read, told apart automatically:
 
-* the *integer* form (the seed's ``numberlink01``): whitespace-separated integers,
+* the *integer* form (the brief's ``numberlink01``): whitespace-separated integers,
   ``0`` = empty, every number > 0 exactly twice. Labels are the numbers in decimal
   (``"07"`` is label ``"7"``), so ``format`` writes them back without padding.
 * the *letter* form (Flow Free / numberlink-gym): one row per line, ``.`` empty, any

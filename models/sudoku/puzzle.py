@@ -26,4 +26,5 @@ def make_puzzle(name: str, diagonal: bool, tiny: tuple[str, ...], infeasible: tu
         tiny=tiny,
         tiny_infeasible=infeasible,
         encodings_package="models.sudoku.encodings",  # Sudoku X shares them
+        max_cells=10_000,  # order 10 (100x100)
     )

@@ -1,9 +1,9 @@
 """Numberlink speed goals as pytest-benchmark cases (``--benchmark-enable`` to time them).
 
-Goals: every encoding solves the seed board in < 10 s (flow MIP < 5 s); the fastest
+Goals: every encoding solves the brief's board in < 10 s (flow MIP < 5 s); the fastest
 encoding solves generated 20x20 boards in < 2 s and 30x30 in < 10 s. Whether a run met
 its goal is reported in the benchmark's extra_info; the sweeps behind the README's
-figures are suites (bench/suites/numberlink*.toml).
+figures are suites (models/numberlink/suites/).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Sudoku speed goals as pytest-benchmark cases (``--benchmark-enable`` to time them).
 
 Goals: the best encoding's build+solve on Norvig's hardest well under 12 ms per puzzle
-(the top1465 mean is a suite: bench/suites/sudoku.toml); a 25x25 Sudoku X filled half
+(the top1465 mean is a suite: models/sudoku/suites/sudoku.toml); a 25x25 Sudoku X filled half
 or more in < 0.5 s. Goals are reported in extra_info, never asserted.
 """
 

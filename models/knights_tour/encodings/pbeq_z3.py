@@ -1,4 +1,4 @@
-"""``pbeq-z3``: the seed model (seed 002) — an Int per square holding its visiting number.
+"""``pbeq-z3``: the brief's model (brief 002) — an Int per square holding its visiting number.
 
 Distinct numbers 0..N-1; a square numbered c < N-1 has exactly one knight
 neighbour numbered c+1, one numbered c > 0 has exactly one numbered c-1, and (closed
@@ -6,7 +6,7 @@ tours) the square numbered N-1 has a neighbour numbered 0. "Exactly one" is ``Pb
 as in the seed; ``sum-z3`` subclasses this file and only swaps that one function.
 The open variant drops the closing constraint.
 
-Z3 front end: the seed's ``z3.Solver()`` is the default; ``z3_solver=SimpleSolver``
+Z3 front end: the brief's ``z3.Solver()`` is the default; ``z3_solver=SimpleSolver``
 is offered because only that one gives repeatable ``rlimit count`` (DESIGN facts).
 """
 
@@ -32,7 +32,7 @@ class PbEqZ3(Encoding):
     option_choices: ClassVar[dict[str, tuple[str, ...]]] = {"z3_solver": ("Solver", "SimpleSolver")}
 
     def exactly_one(self, conditions: list[z3.BoolRef]) -> z3.BoolRef:
-        """Exactly one condition holds (the seed's PbEq with unit weights)."""
+        """Exactly one condition holds (the brief's PbEq with unit weights)."""
         if not conditions:
             return z3.BoolVal(False)
         return z3.PbEq([(cond, 1) for cond in conditions], 1)

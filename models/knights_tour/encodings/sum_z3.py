@@ -1,6 +1,6 @@
-"""``sum-z3``: the seed model with ``Sum(If(cond, 1, 0)) == 1`` in place of ``PbEq``.
+"""``sum-z3``: the brief's model with ``Sum(If(cond, 1, 0)) == 1`` in place of ``PbEq``.
 
-The seed remarks that this form is slower; the benchmark measures by how much.
+The brief remarks that this form is slower; the benchmark measures by how much.
 Everything else (variables, Distinct, closing, options) is ``pbeq-z3``'s.
 """
 

@@ -1,4 +1,4 @@
-"""The seed model (seed 000): one ``add_circuit`` per pair on CP-SAT.
+"""The brief's model (brief 000): one ``add_circuit`` per pair on CP-SAT.
 
 Each pair gets a circuit over all cells: an arc variable for both directions of every
 grid edge plus a self-loop per cell ("this cell is not on this pair's path"). The
@@ -6,7 +6,7 @@ arc from the second end back to the first is forced true, which turns the circui
 into the path first end -> ... -> second end. Forcing it matters: ``add_circuit``
 accepts the all-self-loop circuit, so without it a pair could simply vanish. Every
 cell has exactly one non-self-loop across the pairs, which is the full-cover rule and
-keeps paths apart. Nothing else is added: this is the seed's formulation as written.
+keeps paths apart. Nothing else is added: this is the brief's formulation as written.
 """
 
 from __future__ import annotations

@@ -56,6 +56,7 @@ from models.numberlink.encodings._common import (
     useless_edges,
 )
 from models.numberlink.rules import Board
+from models.solvers import solve_sat_within
 
 CARD = {
     "seqcounter": EncType.seqcounter,
@@ -211,7 +212,7 @@ class DegreeSat(Encoding):
                 sat.set_phases(self.phases)
             while True:
                 rounds += 1
-                answer = self._solve_chunked(sat, deadline)
+                answer, _ = solve_sat_within(sat, deadline)
                 counters = {**sat.accum_stats(), "rounds": rounds, "cuts": cuts}
                 if answer is None:
                     return Outcome(TIMEOUT, None, counters, "time limit")
@@ -236,28 +237,3 @@ class DegreeSat(Encoding):
             cyc = [i for i in used if grid.edges[i][0] in inside and grid.edges[i][1] in inside]
             out.append([-e[i] for i in cyc])
         return out
-
-    @staticmethod
-    def _solve_chunked(sat: Solver, deadline: float | None) -> bool | None:
-        """solve_limited in conflict-budget chunks so the clock is honoured (CaDiCaL).
-
-        Chunks aim at a quarter of the time left (0.5-5 s), fewer and longer than
-        strictly needed, since each new solve call restarts part of CaDiCaL's search;
-        an overrun of one chunk stays within the harness's kill margin."""
-        if deadline is None:
-            return sat.solve()
-        budget, rate = 5_000, None
-        while True:
-            start = time.monotonic()
-            if start >= deadline:
-                return None
-            if rate is not None:
-                target = min(5.0, max(0.5, (deadline - start) / 4))
-                budget = max(1_000, int(rate * target))
-            before = sat.accum_stats().get("conflicts", 0)
-            sat.conf_budget(budget)
-            answer = sat.solve_limited()
-            if answer is not None:
-                return answer
-            took = max(1e-3, time.monotonic() - start)
-            rate = max(1.0, (sat.accum_stats().get("conflicts", 0) - before) / took)

@@ -1,8 +1,8 @@
-"""Cell colours and line constraints on Z3 (the seed's "Z3 chapter" formulation),
+"""Cell colours and line constraints on Z3 (the brief's "Z3 chapter" formulation),
 with lazy elimination of detached cycles.
 
 Variables: ``col[v]`` a bit-vector of just enough bits per cell, below K when K is
-not a power of two (option ``colour=int``: an Int in ``0..K-1``, the seed chapter's
+not a power of two (option ``colour=int``: an Int in ``0..K-1``, the brief's chapter
 form), ``e[i]`` a Bool per grid edge.
 
 * an end of pair k has ``col == k`` and exactly one incident edge (``PbEq``); any other

@@ -1,5 +1,5 @@
 """All pairs as routes of ONE ``add_multiple_circuit`` (CP-SAT's vehicle-routing
-constraint), against the seed's one ``add_circuit`` per pair (``circuit-cpsat``).
+constraint), against the brief's one ``add_circuit`` per pair (``circuit-cpsat``).
 
 Node 0 is a depot; every cell is node ``v + 1``. The depot's arcs are fixed: depot ->
 first end and second end -> depot for every pair, so each pair is one route that
@@ -13,7 +13,7 @@ an integer ``colour[v]`` in ``0..K-1``, fixed at the ends, with ``colour[a] ==
 colour[b]`` enforced by the arc literal a -> b. A route that left at s_k and came back
 from t_j would carry two colours.
 
-Why it exists: it is the same solver as the seed model, with the circuit reasoning on
+Why it exists: it is the same solver as the brief's model, with the circuit reasoning on
 one graph of N+1 nodes instead of K copies of an N-node graph, so the pair
 ``circuit-cpsat`` / ``routes-cpsat`` separates formulation from solver.
 

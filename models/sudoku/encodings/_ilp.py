@@ -1,7 +1,7 @@
-"""The seed's 0-1 program (seed 001) as a PuLP problem, shared by ilp-cbc and ilp-highs.
+"""The brief's 0-1 program (brief 001) as a PuLP problem, shared by ilp-cbc and ilp-highs.
 
 x[r][c][d] = 1 when cell (r, c) holds digit d + 1. One digit per cell; every digit once
-per row, column, box and (Sudoku X only) both diagonals. The objective is the seed's
+per row, column, box and (Sudoku X only) both diagonals. The objective is the brief's
 "maximise the sum of x", which is constant over feasible points, so the first integer
 point is optimal. Clues are fixed as bounds (lower bound 1 on the clue's variable), as
 the seed fixes its initial digits; the solver's presolve does the rest.

@@ -1,4 +1,4 @@
-"""bool-cpsat: the seed's 0-1 model (as in ilp-*) stated in CP-SAT: the solver varies, not
+"""bool-cpsat: the brief's 0-1 model (as in ilp-*) stated in CP-SAT: the solver varies, not
 the formulation."""
 
 from __future__ import annotations

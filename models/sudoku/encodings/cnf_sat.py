@@ -20,16 +20,16 @@ from typing import Any, ClassVar
 from pysat.solvers import Solver
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.solvers import solve_sat_within
 
-FIRST_CHUNK = 2_000  # conflicts in the first budgeted call; doubled each round
+FIRST_CHUNK = 2_000  # conflicts in the first budgeted call
 
 
 class CnfSat(Encoding):
     """PySAT, single-threaded; the seed has no effect (the back ends run deterministically).
 
-    The time limit is kept by conflict budgets in doubling chunks (``conf_budget`` +
-    ``solve_limited``) because CaDiCaL cannot be interrupted; a chunk may overrun the limit
-    by its own length, and the harness's hard kill stays the last resort.
+    The time limit is kept by conflict budgets (``models.solvers.solve_sat_within``) because
+    CaDiCaL cannot be interrupted; the harness's hard kill stays the last resort.
     """
 
     name = "cnf-sat"
@@ -89,19 +89,8 @@ class CnfSat(Encoding):
     def solve(self, limits: Limits) -> Outcome:
         start = time.monotonic()
         deadline = None if limits.time_limit_s is None else start + limits.time_limit_s
-        rounds = 0
         with Solver(name=self.option("backend"), bootstrap_with=self.clauses) as solver:
-            chunk = FIRST_CHUNK
-            while True:
-                rounds += 1
-                if deadline is None:
-                    result = solver.solve()
-                else:
-                    solver.conf_budget(chunk)
-                    result = solver.solve_limited()
-                if result is not None or (deadline is not None and time.monotonic() >= deadline):
-                    break
-                chunk *= 2
+            result, rounds = solve_sat_within(solver, deadline, FIRST_CHUNK)
             counters = {k: float(v) for k, v in solver.accum_stats().items()}
             counters["rounds"] = float(rounds)
             self.solver_model = solver.get_model() if result else None

@@ -1,4 +1,4 @@
-"""ilp-cbc: the seed's 0-1 program (see _ilp.py) through PuLP on the bundled CBC."""
+"""ilp-cbc: the brief's 0-1 program (see _ilp.py) through PuLP on the bundled CBC."""
 
 from __future__ import annotations
 

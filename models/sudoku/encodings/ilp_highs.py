@@ -1,4 +1,4 @@
-"""ilp-highs: the seed's 0-1 program (see _ilp.py) through PuLP on HiGHS (highspy)."""
+"""ilp-highs: the brief's 0-1 program (see _ilp.py) through PuLP on HiGHS (highspy)."""
 
 from __future__ import annotations
 

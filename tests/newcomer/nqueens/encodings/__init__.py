@@ -1,0 +1,1 @@
+"""The encodings of N-Queens completion, one a file."""
