@@ -10,7 +10,7 @@ that want threads ask their solver for them (``--threads``); these settings only
 libraries from starting pools on import.
 
 Importing ``bench`` also makes ``import models`` mean this project's package, whatever else
-named ``models`` is on the path (``bench.own_models``: python-sat's ``bin/models.py``).
+named ``models`` is on the path (``bench.home``: python-sat's ``bin/models.py``).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ SINGLE_THREADED_ENV = {
 for _name, _value in SINGLE_THREADED_ENV.items():
     os.environ[_name] = _value
 
-from bench import own_models  # noqa: E402  (after the environment above; imports nothing heavy)
+from bench import home  # noqa: E402  (after the environment above; imports nothing heavy)
 
-own_models.install()
+home.install()
 
 
 def load(*args: Any, **kwargs: Any):

@@ -2,7 +2,7 @@
 
 A console script runs with the venv's ``bin`` folder first on ``sys.path``, where python-sat's
 ``models.py`` script would shadow this project's ``models`` package; importing ``bench`` (this
-module's package) binds the name to the package first (``bench.own_models``).
+module's package) binds the name to the package first (``bench.home``).
 """
 
 from __future__ import annotations

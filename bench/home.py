@@ -1,4 +1,5 @@
-"""``import models`` means this project's package, however the Python process was started.
+"""Where this project lives (``REPO_ROOT``), and ``import models`` meaning its package there,
+however the Python process was started.
 
 python-sat installs a script named ``models.py`` into the environment's ``bin/`` folder, and a
 console script (``bench``, ``dask worker``, ``dask scheduler``) runs with that folder first on
@@ -17,9 +18,10 @@ import os
 import sys
 from importlib.machinery import ModuleSpec
 from importlib.util import spec_from_file_location
+from pathlib import Path
 
-from bench.suites_dir import REPO_ROOT
-
+#: the folder holding ``bench/`` and ``models/`` (a checkout, or site-packages when installed)
+REPO_ROOT = Path(__file__).resolve().parent.parent
 NAME = "models"
 #: the package installed beside ``bench`` (the source tree for ``pip install -e .``)
 PACKAGE_DIR = str(REPO_ROOT / NAME)
