@@ -42,6 +42,7 @@ COMMANDS = {
     "compare": "compare",
     "baseline": "baseline",
     "history": "history",
+    "backup": "backup",
     "completion": "completion",
 }
 

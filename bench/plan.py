@@ -99,3 +99,36 @@ def _unique(runs: list[PlannedRun]) -> list[PlannedRun]:
             seen.add(run.key())
             out.append(run)
     return out
+
+
+def instance_hashes(instances: dict[tuple[str, str], registry.LoadedInstance]) -> list[list[str]]:
+    """[puzzle, spec, content hash] of every file instance a sweep plans (kept with the sweep,
+    so a resume can tell an edited file; generated boards are remade by their runs)."""
+    return [
+        [puzzle, spec, loaded.content_hash]
+        for (puzzle, spec), loaded in sorted(instances.items())
+        if not spec.startswith(registry.GENERATED_PREFIX)
+    ]
+
+
+def check_unchanged(
+    run_id: str,
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    planned: list[list[str]],
+    stored: Any,
+) -> None:
+    """Refuse to resume when an instance file no longer holds the board the sweep planned
+    (or, for a sweep stored without its plan's hashes, the board its stored runs had):
+    the new board would run under the old name, and a case would mix two boards."""
+    expected = {(puzzle, spec): digest for puzzle, spec, digest in planned}
+    if not expected:  # a sweep stored before plans kept their hashes
+        for record in stored:
+            if record.instance_hash:
+                expected.setdefault((record.puzzle, record.instance), record.instance_hash)
+    for key, loaded in sorted(instances.items()):
+        if key in expected and loaded.content_hash != expected[key]:
+            raise UsageError(
+                f"{key[1]}: the file changed since sweep {run_id} planned it (board hash"
+                f" {expected[key]}, now {loaded.content_hash}): restore it, or run the suite"
+                " afresh"
+            )

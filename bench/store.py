@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -16,8 +17,11 @@ from typing import Any
 import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
-from bench.store_layout import DEFAULT_STORE, connect, rows
+from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
 from models.errors import UnknownRunError
+
+#: the longest a sweep's runs stay only in the ``-wal`` file (see _checkpoint_now_and_then)
+CHECKPOINT_EVERY_S = 5.0
 
 
 def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:
@@ -28,7 +32,22 @@ def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:
     cursor = conn.execute(
         f"INSERT OR IGNORE INTO runs ({names}) VALUES ({marks})", list(row.values())
     )  # autocommit: one transaction per row
+    _checkpoint_now_and_then(conn)
     return cursor.rowcount == 1
+
+
+_last_checkpoint = 0.0
+
+
+def _checkpoint_now_and_then(conn: sqlite3.Connection) -> None:
+    """A passive checkpoint at most every CHECKPOINT_EVERY_S while a sweep stores runs: the
+    ``.sqlite`` file alone then lags its ``-wal`` by seconds, even after a ``kill -9``
+    (``bench backup`` copies both; a passive checkpoint never waits for a reader)."""
+    global _last_checkpoint
+    now = time.monotonic()
+    if now - _last_checkpoint >= CHECKPOINT_EVERY_S:
+        _last_checkpoint = now
+        checkpoint(conn, "PASSIVE")
 
 
 def mark_wrong(conn: sqlite3.Connection, record: RunRecord) -> None:
@@ -63,10 +82,11 @@ def merge_environment(conn: sqlite3.Connection, run_id: str, extra: dict[str, An
 
 
 def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) -> None:
-    """Record a new sweep: suite, its text and hash, the expanded plan, when it started."""
+    """Record a new sweep: suite, its text and hash, the expanded plan, the content hash of
+    every instance file it plans (a resume checks them), when it started."""
     conn.execute(
         "INSERT INTO sweeps (run_id, suite, suite_path, suite_text, suite_sha256, planned, plan,"
-        " arguments, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " arguments, instance_hashes, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             run_id,
             sweep["suite"],
@@ -76,6 +96,7 @@ def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) ->
             len(sweep["plan"]),
             json.dumps(sweep["plan"]),
             json.dumps(sweep.get("arguments", {})),
+            json.dumps(sweep.get("instance_hashes", [])),
             sweep["started_at"],
         ),
     )
@@ -93,6 +114,7 @@ def sweep(conn: sqlite3.Connection, run_id: str) -> dict[str, Any]:
     out = found[0]
     out["plan"] = json.loads(out["plan"] or "[]")
     out["arguments"] = json.loads(out["arguments"] or "{}")
+    out["instance_hashes"] = json.loads(out.get("instance_hashes") or "[]")
     return out
 
 

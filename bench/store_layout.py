@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import fields
@@ -23,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from bench.record import KEY_FIELDS, RunRecord
-from models.errors import StoreError
+from models.errors import StoreError, UsageError
 
 DEFAULT_STORE = Path("results/bench.sqlite")
 BUSY_TIMEOUT_MS = 60_000
+CHECKPOINT_WAIT_MS = 2_000
 #: ``PRAGMA user_version`` of the layout this code writes; 0 is the unversioned first layout
 SCHEMA_VERSION = 1
 #: ``PRAGMA application_id``: marks a file as a puzzle-bench store ("PBst")
@@ -59,6 +61,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "planned": "INTEGER",
             "plan": "TEXT",
             "arguments": "TEXT",
+            "instance_hashes": "TEXT",  # [[puzzle, file spec, content hash], ...] when planned
             "started_at": "TEXT",
             "finished_at": "TEXT",
         },
@@ -78,13 +81,58 @@ def connect(
     newer store raises StoreError and is left exactly as it was.
     """
     path = Path(path)
+    _check_kind(path)
     conn = _open_readonly(path) if readonly else _open_for_writing(path)
     try:
         yield conn
     except sqlite3.DatabaseError as err:
         raise _store_error(path, err) from None
     finally:
+        if not readonly:
+            checkpoint(conn)
         conn.close()
+
+
+def _check_kind(path: Path) -> None:
+    """A store is a regular file (or a link to one), or nothing yet: SQLite would write its
+    ``-journal`` beside a device and fail on a folder, so anything else is refused first."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise UsageError(f"--store {path}: cannot use it ({err.strerror})") from None
+    if not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise UsageError(f"--store {path} is {what}: name a results store file (.sqlite)")
+
+
+def checkpoint(conn: sqlite3.Connection, mode: str = "TRUNCATE") -> bool:
+    """Move the committed transactions from the ``-wal`` file into the ``.sqlite`` file, so
+    the file alone holds every stored run (a copy of it misses nothing). TRUNCATE also
+    empties the ``-wal``; it waits at most CHECKPOINT_WAIT_MS for readers. False if a
+    reader kept it from completing (the runs are safe in the ``-wal`` all the same)."""
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_WAIT_MS}")
+        busy = conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()[0]
+        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    except sqlite3.Error:
+        return False
+    return busy == 0
+
+
+def backup(source: str | Path, dest: Path) -> int:
+    """Copy a store into ``dest`` with SQLite's online backup API: a consistent copy of
+    every committed run (those still in the ``-wal`` file too), even while a sweep writes.
+    The copy is a single file (rollback journal, no ``-wal``). Returns its run count."""
+    with connect(source, readonly=True) as conn:
+        copy = sqlite3.connect(dest, isolation_level=None)
+        try:
+            conn.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+            return copy.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+        finally:
+            copy.close()
 
 
 def _open_for_writing(path: Path) -> sqlite3.Connection:

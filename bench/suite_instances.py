@@ -14,7 +14,7 @@ from typing import Any
 
 from bench.suites_dir import REPO_ROOT
 from models import registry
-from models.base import Puzzle
+from models.base import Puzzle, read_instance_file
 from models.errors import InstanceError, SuiteError, UsageError
 
 
@@ -91,9 +91,9 @@ def _entries(where: str, rules: Puzzle, path: str) -> list[tuple[int, str]]:
     key = (rules.name, path)
     if key not in _ENTRY_CACHE:
         try:
-            text = (REPO_ROOT / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise SuiteError(f"{where}: cannot read {path}: {err}") from None
+            text = read_instance_file(REPO_ROOT / path, path)
+        except InstanceError as err:
+            raise SuiteError(f"{where}: {err}") from None
         entries = rules.split(text) if text.strip() else []
         if not entries:
             raise SuiteError(f"{where}: {path} holds no puzzle")

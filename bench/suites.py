@@ -144,7 +144,7 @@ class _Loader:
             raise SuiteError(f"{path}: includes itself (through {' -> '.join(map(str, stack))})")
         try:
             raw = path.read_bytes()
-            doc = tomllib.loads(raw.decode("utf-8"))
+            doc = tomllib.loads(raw.decode("utf-8-sig"))  # a BOM (some editors write one) is read
         except tomllib.TOMLDecodeError as err:
             raise SuiteError(f"{path}: TOML syntax error: {err}") from None
         except (OSError, UnicodeDecodeError) as err:

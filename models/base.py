@@ -12,9 +12,10 @@ import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, ClassVar
 
-from models.errors import InstanceError, UsageError  # noqa: F401  (rules raise InstanceError from here)
+from models.errors import InstanceError, UsageError
 
 # Statuses an encoding may return; the harness adds ``wrong`` (checker refused the
 # answer) and ``memout``/``timeout``/``error`` for runs it had to stop.
@@ -36,6 +37,16 @@ def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bo
     if status != TIMEOUT or wall_s is None or not time_limit_s or math.isnan(wall_s):
         return False
     return wall_s < GAVE_UP_SHARE * time_limit_s
+
+
+def read_instance_file(path: Path, source: str) -> str:
+    """The text of an instance file, the one way every loader reads one: UTF-8, with a
+    leading byte order mark (Windows editors write one) dropped, so it never reaches a
+    parser as a character of the board; an unreadable file is InstanceError naming it."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InstanceError(source, f"cannot read: {err}") from None
 
 
 @dataclass(frozen=True)

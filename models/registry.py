@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.base import Encoding, Puzzle
+from models.base import Encoding, Puzzle, read_instance_file
 from models.errors import InstanceError, UsageError
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
@@ -205,10 +205,7 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
     file = Path(path)
     if not file.is_file():
         raise InstanceError(path, "no such file")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InstanceError(path, f"cannot read: {err}") from None
+    text = read_instance_file(file, path)
     if not text.strip():
         raise InstanceError(path, "empty file")
     entries = rules.split(text)
@@ -304,6 +301,8 @@ def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]
         raise UsageError(
             f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]"
         ) from None
+    if rows < 1 or cols < 1:  # -150x-150 would even pass the cap (22,500 cells)
+        raise UsageError(f"{spec}: board size must be at least 1x1, got {rows}x{cols}")
     check_size(rules.name, f"{rows}x{cols}", spec)
     return puzzle, rows, cols, seed, params
 

@@ -88,3 +88,38 @@ def test_sweep_makes_big_generated_boards_inside_its_runs(
     assert tour["status"] == "solved" and tour["verified"]  # verified against the run's board
     assert tour["size"] == "110x110" and len(tour["instance_hash"]) == 16
     assert blow_up["status"] == "memout" and blow_up["size"] == "1500x1500"
+
+
+@pytest.mark.parametrize("size", ["-150x-150", "0x5", "5x-1"])
+def test_generated_board_of_no_size_is_exit_2(size: str) -> None:
+    """-150x-150 even passed the cap (22,500 cells) and became an `error` record, exit 1."""
+    spec = f"gen:numberlink:{size}:0"
+    result = run_cli("solve", spec, "--encoding", "circuit-cpsat")
+    _assert_usage_error(result, spec, "at least 1x1")
+
+
+def test_a_file_starting_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Windows editors write a UTF-8 BOM; it was read as a cell ("not an integer: '\\ufeff'")."""
+    bom = "\ufeff"
+    sudoku = _write(
+        tmp_path, "sudoku", bom + (ROOT / "instances/sudoku/small/easy9.txt").read_text()
+    )
+    letters = _write(tmp_path, "numberlink", bom + "AB\nAB\n")
+    collection = _write(
+        tmp_path, "sudoku", bom + (ROOT / "instances/sudoku/small/easy9.txt").read_text(), "c.txt"
+    )
+    for board in (sudoku, letters):
+        encoding = "dlx" if "sudoku" in board else "degree-sat"
+        result = run_cli("solve", board, "--encoding", encoding, "--json")
+        assert result.returncode == 0, result.stderr
+        assert json.loads(result.stdout)["status"] == "solved"
+    suite = tmp_path / "bom.toml"
+    suite.write_text(
+        bom + f'[[cases]]\nname = "bom"\npuzzle = "sudoku"\ninstances = ["{collection}"]\n'
+        'encodings = ["dlx"]\n',
+        encoding="utf-8",
+    )
+    path = tmp_path / "bench.sqlite"
+    result = run_cli("run", "--suite", str(suite), "--store", str(path))
+    assert result.returncode == 0, result.stderr
+    assert list(store.load(path)["status"]) == ["solved"]

@@ -22,9 +22,12 @@ from bench.analysis import charts, history, paired, scaling
 from bench.analysis.formats import markdown_table
 from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import per_instance, size_cells, summary, with_config
+from bench.outputs import output_folder, write_output
 
 BOARDS_PER_PUZZLE = 2
-PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
+PAIRED_ALL_UP_TO = 5
+REPORT_FILES = ("report.md", "report.html")  # a report is complete when both are there
+REPORT_PAGE = REPORT_FILES[1]  # configurations of a puzzle: beyond, the leader against each other
 
 
 @dataclass
@@ -37,7 +40,7 @@ class Section:
 
 def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str, Any]]) -> Path:
     """Write report.md, report.html and the charts (PNG and SVG) into ``out_dir``; return the HTML path."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = output_folder(out_dir)
     runs = with_config(runs)
     instances = per_instance(runs)
     sections = [_overview(runs, environments), _summary_section(instances)]
@@ -46,18 +49,19 @@ def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str,
     trend = _trend_section(runs, environments, out_dir)
     if trend is not None:
         sections.append(trend)
-    (out_dir / "report.md").write_text(_markdown(sections))
-    html_path = out_dir / "report.html"
-    html_path.write_text(_html(sections, out_dir))
-    return html_path
+    # the Markdown, then the HTML, each whole or absent: a resume renders a report that lacks one
+    markdown = _markdown(sections)
+    write_output(out_dir / "report.md", lambda tmp: tmp.write_text(markdown))
+    page = _html(sections, out_dir)
+    return write_output(out_dir / REPORT_PAGE, lambda tmp: tmp.write_text(page))
 
 
 def _save(draw, out_dir: Path, stem: str) -> str:
     """Draw (a function returning a Figure, or a Figure) in the report's style; save PNG + SVG."""
     with paper_rc(REPORT):
         figure = draw() if callable(draw) else draw
-        figure.savefig(out_dir / f"{stem}.png", dpi=REPORT.dpi)
-        figure.savefig(out_dir / f"{stem}.svg")
+        write_output(out_dir / f"{stem}.png", lambda tmp: figure.savefig(tmp, dpi=REPORT.dpi))
+        write_output(out_dir / f"{stem}.svg", lambda tmp: figure.savefig(tmp))
     plt.close(figure)
     return f"{stem}.png"
 

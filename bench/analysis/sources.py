@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from bench import store
+from bench.outputs import write_output
 from bench.record import FIELD_NAMES, JSON_FIELDS
 from models.errors import UsageError
 
@@ -111,7 +112,6 @@ def _decoded(value: Any) -> Any:
 def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
     """Write a committed baseline: the runs (solutions left out), their environments and
     why the baseline was (re)made."""
-    BASELINE_DIR.mkdir(parents=True, exist_ok=True)
     frame = runs.runs.assign(solution=None)
     doc = {
         "format": BASELINE_FORMAT,
@@ -121,9 +121,8 @@ def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
         "environments": runs.environments,
         "runs": json.loads(frame.to_json(orient="records")),
     }
-    path = BASELINE_DIR / f"{name}.json"
-    path.write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
-    return path
+    text = json.dumps(doc, indent=1, sort_keys=True) + "\n"
+    return write_output(BASELINE_DIR / f"{name}.json", lambda tmp: tmp.write_text(text))
 
 
 def calibration(runs: Runs) -> float | None:

@@ -23,6 +23,7 @@ from rich.table import Table
 from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
 from bench.analysis.formats import markdown_table, missing
 from bench.analysis.sources import Runs, calibration, load_source
+from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
 
 FORMATS = ("table", "md", "json")
@@ -83,8 +84,7 @@ def main(args: argparse.Namespace) -> int:
     else:
         print(text)
     if args.out:
-        with open(args.out, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
+        write_output(args.out, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
     return 1 if counts.get("regression", 0) else 0
 
 

@@ -20,6 +20,7 @@ from rich.table import Table
 from bench import store
 from bench.analysis.formats import markdown_table
 from bench.analysis.history import per_commit, trend_chart
+from bench.outputs import write_output
 from models.errors import UsageError
 
 FORMATS = ("table", "md", "csv")
@@ -49,7 +50,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError("no stored runs match (see --suite and --case)")
     if args.chart:
         figure = trend_chart(table)
-        figure.savefig(args.chart, bbox_inches="tight")
+        write_output(args.chart, lambda tmp: figure.savefig(tmp, bbox_inches="tight"))
         print(f"trend chart: {args.chart}", file=sys.stderr)
     if args.format == "csv":
         table.to_csv(sys.stdout, index=False)

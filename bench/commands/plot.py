@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from bench.analysis.sources import load_runs
+from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
 from models.errors import UsageError
 
@@ -69,8 +70,8 @@ def main(args: argparse.Namespace) -> int:
             figure = charts.scatter(instances, puzzle, x, y, layout, title)
         else:
             figure = _board(runs, puzzle, args.instance, layout.width)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        figure.savefig(out, dpi=300 if out.suffix.lower() == ".png" else layout.dpi)
+        dpi = 300 if out.suffix.lower() == ".png" else layout.dpi
+        write_output(out, lambda tmp: figure.savefig(tmp, dpi=dpi))
     plt.close(figure)
     print(f"wrote {out}")
     return 0

@@ -12,6 +12,8 @@ from pathlib import Path
 from bench.analysis.sources import load_runs
 from bench.store_layout import DEFAULT_STORE
 
+REPORTS_DIR = Path("reports")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="*", default=["latest"], help="run ids (default: latest)")
@@ -24,7 +26,7 @@ def main(args: argparse.Namespace) -> int:
 
     sources, runs = load_runs(args.runs, args.store)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
-    out = Path(args.out) if args.out else Path("reports") / "+".join(s.label for s in sources)
+    out = Path(args.out) if args.out else REPORTS_DIR / "+".join(s.label for s in sources)
     html = write_report(runs, out, environments)
     print(f"report written: {out / 'report.md'} and {html}")
     return 0

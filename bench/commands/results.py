@@ -15,7 +15,6 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -28,8 +27,9 @@ from bench import store
 from bench.analysis.formats import cell, latex_table, markdown_table, missing
 from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.analysis.tables import per_instance, summary, with_config
+from bench.outputs import check_output, write_output
 from bench.record import FIELD_NAMES, JSON_FIELDS
-from models.errors import HarnessError, UnknownRunError, UsageError
+from models.errors import UnknownRunError, UsageError
 
 FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark", "latex", "markdown")
 TABLES = ("summary", "instances")
@@ -58,6 +58,8 @@ def main(args: argparse.Namespace) -> int:
     run_id = store.resolve_run_id(args.store, args.run_id)
     if args.format == "parquet" and not args.out:
         raise UsageError("--format parquet needs --out FILE")
+    if args.out:
+        check_output(args.out)
     frame = store.load(args.store, [run_id])
     envs = store.environments(args.store, [run_id])
     if args.format == "table":
@@ -71,28 +73,14 @@ def main(args: argparse.Namespace) -> int:
     elif args.format == "pytest-benchmark":
         text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
     if args.format == "parquet":
-        write_atomically(Path(args.out), lambda tmp: flat(frame).to_parquet(tmp, index=False))
+        write_output(args.out, lambda tmp: flat(frame).to_parquet(tmp, index=False))
     elif args.out:
-        write_atomically(Path(args.out), lambda tmp: tmp.write_text(text))
+        write_output(args.out, lambda tmp: tmp.write_text(text))
     else:
         sys.stdout.write(text)
         return 0
     print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
     return 0
-
-
-def write_atomically(path: Path, write: Callable[[Path], Any]) -> None:
-    """Write through a temporary file beside ``path``: a full disk leaves no half-written file.
-
-    A failure of the file system (disk full, read-only) is the harness's: exit code 3.
-    """
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        write(tmp)
-        tmp.replace(path)
-    except OSError as err:
-        tmp.unlink(missing_ok=True)
-        raise HarnessError(f"cannot write {path}: {err.strerror or err}") from None
 
 
 def paper_table(frame: pd.DataFrame, run_id: str, fmt: str, which: str) -> str:

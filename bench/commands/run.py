@@ -34,7 +34,7 @@ from rich.console import Console
 
 from bench import environment, execute, lost, measure, skips, store, suites
 from bench.commands.solve import add_max_cells, apply_max_cells
-from bench.plan import PlannedRun, narrow, run_key
+from bench.plan import PlannedRun, check_unchanged, instance_hashes, narrow, run_key
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 from models.errors import UnknownRunError, UsageError
@@ -127,13 +127,21 @@ def main(args: argparse.Namespace) -> int:
         with store.connect(args.store) as conn:
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
+            if args.suite:
+                _check_same_suite(args.suite, sweep_row)
             plan = [PlannedRun(**item) for item in sweep_row["plan"]]
+            instances = suites.load_planned_instances(plan)
+            check_unchanged(
+                run_id, instances, sweep_row["instance_hashes"], store.stored_records(conn, run_id)
+            )
             _reachable(args)
             env = _warm(plan, store.environments(args.store, [run_id]).get(run_id))
-            instances = suites.load_planned_instances(plan)
             args.jobs = args.jobs or default_jobs()
-            code = _run(conn, console, args, run_id, suite_name, plan, instances, env)
-        return _report(args, run_id, code, bool(args.report))
+            code, ran = _run(conn, console, args, run_id, suite_name, plan, instances, env)
+        wanted = _report_wanted(sweep_row) if args.report is None else args.report
+        if wanted and not ran and _report_complete(run_id):
+            return code  # nothing new since the report was written
+        return _report(args, run_id, code, wanted)
     suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
     plan = narrow(
         suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit, args.all_sizes
@@ -141,14 +149,15 @@ def main(args: argparse.Namespace) -> int:
     if not plan:
         raise UsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
+    wanted = suite.report if args.report is None else args.report
     run_id = execute.new_run_id()
     _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
     env = _warm(plan)
     with store.connect(args.store) as conn:
-        store.start_sweep(conn, run_id, _sweep_row(suite, plan, args))
+        store.start_sweep(conn, run_id, _sweep_row(suite, plan, args, wanted))
         store.save_environment(conn, run_id, env)
-        code = _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
-    return _report(args, run_id, code, suite.report if args.report is None else args.report)
+        code, _ = _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
+    return _report(args, run_id, code, wanted)
 
 
 def default_jobs() -> int:
@@ -164,6 +173,40 @@ def _reachable(args: argparse.Namespace) -> None:
         execute.reach_scheduler(args.scheduler)
 
 
+def _check_same_suite(given: str, sweep_row: dict) -> None:
+    """``--suite`` beside ``--resume`` must name the suite the sweep ran, as it was then."""
+    suite = suites.load_suite(given, generate=False)
+    if suite.name != sweep_row["suite"]:
+        raise UsageError(
+            f"--suite {given} is not the suite of sweep {sweep_row['run_id']}"
+            f" ({sweep_row['suite']}): leave out --suite to resume it"
+        )
+    if sweep_row.get("suite_sha256") and suite.sha256 != sweep_row["suite_sha256"]:
+        raise UsageError(
+            f"--suite {given}: {suite.path} changed since sweep {sweep_row['run_id']} ran it"
+            " (a resume runs the stored plan): leave out --suite, or run the suite afresh"
+        )
+
+
+def _report_wanted(sweep_row: dict) -> bool:
+    """Whether the sweep asked for a report: as stored with it, else its suite file's own."""
+    if "report" in sweep_row["arguments"]:
+        return bool(sweep_row["arguments"]["report"])
+    try:
+        doc = suites.tomllib.loads(sweep_row["suite_text"] or "")
+        return bool(doc["suite"].get("report", False))
+    except (suites.tomllib.TOMLDecodeError, KeyError, AttributeError):
+        return False
+
+
+def _report_complete(run_id: str) -> bool:
+    """Both files of the sweep's report are there (each is written whole or not at all)."""
+    from bench.analysis.report import REPORT_FILES
+    from bench.commands.report import REPORTS_DIR
+
+    return all((REPORTS_DIR / run_id / name).is_file() for name in REPORT_FILES)
+
+
 def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> int:
     """Render the sweep's report (reports/<run id>/) and print where it is; not for a
     sweep that lost runs (unfinished: its resume renders it)."""
@@ -175,7 +218,8 @@ def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> i
     return code
 
 
-def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
+def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple[int, bool]:
+    """Run what the plan still lacks; (exit code, whether anything was left to run)."""
     started = time.perf_counter()
     stored = {run_key(r.to_row()) for r in store.stored_records(conn, run_id)}
     stored |= skips.keys(conn, run_id)  # not run on purpose: a resume does not run them either
@@ -222,9 +266,9 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> int:
     if sweep.lost:
         message = lost.lost_message(run_id, [reason for _, reason in sweep.lost])
         print(f"error: {message}", file=sys.stderr)
-        return lost.EXIT_CODE
+        return lost.EXIT_CODE, bool(todo)
     bad = any(r.status in (WRONG, ERROR) for r in records)
-    return 1 if bad else 0
+    return (1 if bad else 0), bool(todo)
 
 
 def _exposed(address: str) -> bool:
@@ -239,7 +283,7 @@ def _terminate(signum, frame) -> None:
     raise SystemExit(128 + signum)  # unwinds through the executor, which kills runs in flight
 
 
-def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args) -> dict:
+def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args, report: bool) -> dict:
     from dataclasses import asdict
 
     return {
@@ -248,7 +292,8 @@ def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args) -> dict:
         "suite_text": suite.text,
         "suite_sha256": suite.sha256,
         "plan": [asdict(p) for p in plan],
-        "arguments": {k: getattr(args, k) for k in ARGUMENTS_KEPT},
+        "instance_hashes": instance_hashes(suite.instances),
+        "arguments": {**{k: getattr(args, k) for k in ARGUMENTS_KEPT}, "report": report},
         "started_at": execute.now_iso(),
     }
 

@@ -22,6 +22,7 @@ from typing import Any
 from bench import lost
 from bench.environment import solver_version
 from bench.measure import run_isolated
+from bench.outputs import check_output, write_output
 from bench.record import RunRecord
 from bench.task import RunTask
 from models import registry
@@ -125,6 +126,8 @@ def main(args: argparse.Namespace) -> int:
         args.memory_limit = default_memory_limit_mb()
     elif not args.memory_limit > 0:
         raise UsageError("--memory-limit must be positive")
+    if args.draw:
+        check_output(args.draw)  # a folder named as the picture: refused before the run
     if args.instance.startswith(registry.GENERATED_PREFIX):  # made by the run, not here
         puzzle, rows, cols, _, _ = registry.parse_generated_spec(args.instance)
         loaded = registry.LoadedInstance(puzzle, args.instance, None, f"{rows}x{cols}")
@@ -209,5 +212,5 @@ def _draw(rules, instance, solution, path: str) -> None:
     import matplotlib.pyplot as plt
 
     figure = rules.draw(instance, solution)
-    figure.savefig(path, dpi=120, bbox_inches="tight")
+    write_output(path, lambda tmp: figure.savefig(tmp, dpi=120, bbox_inches="tight"))
     plt.close(figure)
