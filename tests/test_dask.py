@@ -157,15 +157,18 @@ delay = 0.6  # the kill lands while the run is in flight, even on a loaded machi
             sweep.wait()
     assert sweep.returncode == 3, out + err  # the cluster's fault, not the encoding's
     line = err.strip().splitlines()[-1]
-    assert line.startswith("error: 1 run lost") and "KilledWorker" in line, err
-    assert "--resume" in line and "Traceback" not in err
+    # the killed worker held its running run and maybe one queued for it (Dask sends a
+    # single-threaded worker up to two): each is lost, none is stored
+    lost = int(line.removeprefix("error: ").split()[0])
+    assert lost in (1, 2) and "lost to the harness or the cluster" in line, err
+    assert "KilledWorker" in line and "--resume" in line and "Traceback" not in err
     frame = store.load(path)
-    assert len(frame) == 3 and (frame["status"] == "solved").all()  # the lost run: not stored
+    assert len(frame) == 4 - lost and (frame["status"] == "solved").all()
     run_id = frame["run_id"].iloc[0]
     resumed = run_cli("run", "--resume", run_id, "--store", str(path), "--executor", "dask",
                       "--scheduler", scheduler, env=stub_env())  # fmt: skip
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
-    assert "1 to run" in resumed.stdout
+    assert f"{lost} to run" in resumed.stdout
     frame = store.load(path)
     assert sorted(zip(frame["instance"], frame["repeat"], strict=True)) == sorted(
         (i, r) for i in ("gen:knights_tour:5x5:0:open=1", "gen:knights_tour:6x6:0") for r in (0, 1)
