@@ -174,5 +174,9 @@ class Puzzle:
     #: largest board in cells: beyond it a build only runs out of memory, so a file asking
     #: for more is refused as bad input (``--max-cells`` overrides every puzzle's cap)
     max_cells: int = 1_000_000
+    #: (rows, cols, seed, **params) -> anything; raises ValueError (TypeError for an unknown
+    #: parameter) where ``generate`` would, without making a board: a ``gen:`` spec is checked
+    #: with it before any run (exit 2), as the board itself is made inside its run
+    check_generate: Callable[..., Any] | None = None
     #: the module defining the puzzle (its ``PUZZLE``); the registry fills it in
     package: str = ""

@@ -18,6 +18,7 @@ import importlib.util
 import inspect
 import os
 import pkgutil
+import re
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -304,6 +305,12 @@ def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]
     if rows < 1 or cols < 1:  # -150x-150 would even pass the cap (22,500 cells)
         raise UsageError(f"{spec}: board size must be at least 1x1, got {rows}x{cols}")
     check_size(rules.name, f"{rows}x{cols}", spec)
+    if rules.check_generate is not None:
+        try:
+            rules.check_generate(rows, cols, seed, **params)
+        except (ValueError, TypeError) as err:  # TypeError: a parameter it does not take
+            text = re.sub(r"^[\w.]+\(\) ", f"the {rules.name} generator ", str(err))
+            raise UsageError(f"{spec}: {text}") from None
     return puzzle, rows, cols, seed, params
 
 

@@ -179,6 +179,13 @@ def z3_counters(solver) -> dict[str, float]:
     return out
 
 
+def solve_sat_conflicts(sat, conflicts: int) -> bool | None:
+    """One PySAT ``solve_limited`` call of at most ``conflicts`` conflicts (None: undecided);
+    for callers that share the time in turns counted in work."""
+    sat.conf_budget(conflicts)
+    return sat.solve_limited()
+
+
 def solve_sat_within(
     sat, deadline: float | None, first_budget: int = 5_000
 ) -> tuple[bool | None, int]:
@@ -198,8 +205,7 @@ def solve_sat_within(
             target = min(5.0, max(0.5, (deadline - start) / 4))
             budget = max(1_000, int(rate * target))
         before = sat.accum_stats().get("conflicts", 0)
-        sat.conf_budget(budget)
-        answer = sat.solve_limited()
+        answer = solve_sat_conflicts(sat, budget)
         calls += 1
         if answer is not None:
             return answer, calls

@@ -90,12 +90,23 @@ def test_sweep_makes_big_generated_boards_inside_its_runs(
     assert blow_up["status"] == "memout" and blow_up["size"] == "1500x1500"
 
 
-@pytest.mark.parametrize("size", ["-150x-150", "0x5", "5x-1"])
-def test_generated_board_of_no_size_is_exit_2(size: str) -> None:
-    """-150x-150 even passed the cap (22,500 cells) and became an `error` record, exit 1."""
-    spec = f"gen:numberlink:{size}:0"
-    result = run_cli("solve", spec, "--encoding", "circuit-cpsat")
-    _assert_usage_error(result, spec, "at least 1x1")
+@pytest.mark.parametrize(
+    ("spec", "fragment"),
+    [
+        ("gen:numberlink:-150x-150:0", "at least 1x1"),  # passed the cap: 22,500 cells
+        ("gen:numberlink:0x5:0", "at least 1x1"),
+        ("gen:numberlink:1x1:0", "at least 2x2"),
+        ("gen:numberlink:5x5:0:pairs=99", "pairs must be"),
+        ("gen:numberlink:5x5:0:colour=3", "numberlink generator got an unexpected keyword"),
+        ("gen:sudoku:10x10:0", "4x4, 9x9"),
+        ("gen:sudoku_x:9x9:0:fill=2", "fill must lie in 0..1"),
+        ("gen:knights_tour:5x5:0:open=7", "open must be 0 or 1"),
+    ],
+)
+def test_generated_board_the_generator_refuses_is_exit_2(spec: str, fragment: str) -> None:
+    """The board is made inside the run, so these were each an `error` record, exit 1."""
+    encoding = "circuit-cpsat" if "sudoku" not in spec else "dlx"
+    _assert_usage_error(main_cli("solve", spec, "--encoding", encoding), spec, fragment)
 
 
 def test_a_file_starting_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from models.base import Limits
+from models.base import SOLVED, Limits
 from models.errors import InstanceError
 from models.numberlink import PUZZLE
 from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
+from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
 from models.numberlink.generate import generate_with_solution
 from models.numberlink.rules import INTEGER, LETTER, format_board, parse
 from models.numberlink.verify import verify
@@ -198,7 +199,7 @@ def run(name: str, board, **options):
 
 def test_all_encodings_registered():
     names = "circuit-cpsat flow-cpsat flow-mip-cbc flow-mip-highs degree-sat degree-z3"
-    names += " routes-cpsat frontier-search fill-sat pathsearch-numba"
+    names += " routes-cpsat frontier-search fill-sat pathsearch-numba race-numba-sat"
     assert set(names.split()) <= set(encodings()["numberlink"])
 
 
@@ -300,3 +301,31 @@ def test_published_style_solutions_verify():
         board = parse(path.read_text(), str(path))
         solution = json.loads(path.with_suffix(".sol.json").read_text())
         assert verify(board, solution) is None, path.name
+
+
+def _touches_itself(path: list[list[int]]) -> bool:
+    at = {tuple(c): i for i, c in enumerate(path)}
+    return any(
+        abs(at.get((r + dr, c + dc), i) - i) > 1
+        for i, (r, c) in enumerate(path)
+        for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+    )
+
+
+def test_winding_sets_ship_covers_whose_paths_never_touch_themselves():
+    """The winding sets (scripts/make_winding_numberlink.py): each board ships its one
+    cover, no path of it touches itself, and the 8x8 ones are unique by the complete
+    search (the generator proved every board so; this re-proves the small ones)."""
+    sets = ("winding", "winding-large")
+    boards = [p for s in sets for p in sorted((ROOT / "instances/numberlink" / s).glob("*.txt"))]
+    assert len([p for p in boards if p.parent.name == "winding"]) >= 100
+    for path in boards:
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None, path.name
+        assert not any(_touches_itself(p) for p in solution["paths"].values()), path.name
+    for path in [p for p in boards if p.name.startswith("w_8x8_")]:
+        enc = PathSearchNumba({"untouched_first": False})
+        enc.build(parse(path.read_text(), str(path)), Limits())
+        assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
+        assert enc.check_unique(Limits(time_limit_s=10)) is True, path.name

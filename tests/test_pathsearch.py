@@ -15,6 +15,7 @@ from models.numberlink.encodings import _pathsearch as ps
 from models.numberlink.encodings._common import cycles_without_ends
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.pathsearch_numba import PathSearch, PathSearchNumba
+from models.numberlink.encodings.race_numba_sat import RaceNumbaSat
 from models.numberlink.generate import generate
 from models.numberlink.rules import Board, parse
 from models.numberlink.verify import verify
@@ -142,3 +143,59 @@ def test_counters_repeat_whatever_the_chunking() -> None:
     assert code == ps.SOLVED
     assert whole.counters() == chunked.counters()
     assert whole.paths() == chunked.paths()
+
+
+def test_untouched_first_answers_from_the_rule_and_proves_only_when_complete() -> None:
+    """Default ``untouched_first``: on boards whose cover never touches itself the search
+    with the rule answers (far fewer decisions than the complete one alone); a board
+    whose only cover touches itself is still solved, and boards with no cover are still
+    proved infeasible, by the complete search."""
+    board = _load("instances/numberlink/published-style/p_12x12_s3.txt")
+    status, solution, counters = _solve(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["untouched"] == 1
+    alone = _solve(board, untouched_first=False)[2]
+    assert counters["nodes"] < alone["nodes"]
+    status, _, counters = _solve(parse("1.\n1.\n"))
+    assert status == SOLVED and counters["untouched"] == 0
+    for path in sorted(glob.glob("instances/numberlink/infeasible/*.txt")):
+        assert _solve(_load(path))[0] == INFEASIBLE, path
+
+
+def test_check_unique_after_an_untouched_answer() -> None:
+    """The answer came from the search with the rule: uniqueness is still decided by the
+    complete search (a board with many covers is not unique)."""
+    enc = PathSearchNumba({})
+    enc.build(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"), Limits())  # several covers
+    assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
+    assert enc.found is enc.untouched
+    assert enc.check_unique(Limits(time_limit_s=10)) is False
+    enc = PathSearchNumba({})
+    enc.build(_load("instances/numberlink/published-style/p_8x8_s1.txt"), Limits())
+    assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
+    assert enc.found is enc.untouched
+    assert enc.check_unique(Limits(time_limit_s=10)) is True
+
+
+def _race(board: Board) -> tuple[str, dict | None, dict]:
+    enc = RaceNumbaSat({})
+    enc.build(board, Limits())
+    out = enc.solve(Limits(time_limit_s=10))
+    return out.status, out.solution, out.counters
+
+
+def test_race_numba_sat_answers_from_whichever_side_is_first_and_repeats() -> None:
+    """race-numba-sat: a board the path search answers in its first turn never builds
+    the CNF (no conflict); one where it stalls is answered by SAT; counters repeat;
+    boards with no cover are proved by either side."""
+    board = _load("instances/numberlink/published-style/p_12x12_s3.txt")
+    status, solution, counters = _race(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["won_by_search"] == 1 and counters["conflicts"] == 0
+    board = _load("gen:numberlink:15x15:1:pairs=6")
+    status, solution, counters = _race(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["won_by_search"] == 0 and counters["conflicts"] > 0
+    assert _race(board)[2] == counters
+    for path in sorted(glob.glob("instances/numberlink/infeasible/*.txt")):
+        assert _race(_load(path))[0] == INFEASIBLE, path

@@ -14,6 +14,7 @@ PUZZLE = Puzzle(
     format=format_board,
     verify=verify,
     generate=generate,
+    check_generate=generate,  # the board is only its size: making it is checking it
     draw=draw,
     render=render,
     size_of=size_of,

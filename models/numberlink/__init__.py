@@ -2,7 +2,7 @@
 
 from models.base import Puzzle
 from models.numberlink.draw import draw, render
-from models.numberlink.generate import generate
+from models.numberlink.generate import check_params, generate
 from models.numberlink.rules import format_board, parse, size_of
 from models.numberlink.verify import verify
 
@@ -12,6 +12,7 @@ PUZZLE = Puzzle(
     format=format_board,
     verify=verify,
     generate=generate,
+    check_generate=check_params,
     draw=draw,
     render=render,
     size_of=size_of,

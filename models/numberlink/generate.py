@@ -52,15 +52,16 @@ def hamiltonian_path(
     return path
 
 
-def generate_with_solution(
+def check_params(
     rows: int,
     cols: int,
-    seed: int,
+    seed: int = 0,
     pairs: int | None = None,
     form: str = INTEGER,
     cut: str = "random",
-) -> tuple[Board, dict]:
-    """The board and its planted solution ``{"paths": {...}}``."""
+) -> None:
+    """Raise ValueError (TypeError for an unknown parameter) for what ``generate`` refuses,
+    without making a board: a ``gen:`` spec is checked up front (exit 2, not a run's error)."""
     if not (isinstance(rows, int) and isinstance(cols, int)) or rows < 2 or cols < 2:
         raise ValueError(f"board must be at least 2x2, got {rows}x{cols}")
     pairs = default_pairs(rows, cols) if pairs is None else pairs
@@ -70,6 +71,19 @@ def generate_with_solution(
         raise ValueError(f"form must be {INTEGER!r} or {LETTER!r}, got {form!r}")
     if cut not in ("random", "even"):
         raise ValueError(f"cut must be 'random' or 'even', got {cut!r}")
+
+
+def generate_with_solution(
+    rows: int,
+    cols: int,
+    seed: int,
+    pairs: int | None = None,
+    form: str = INTEGER,
+    cut: str = "random",
+) -> tuple[Board, dict]:
+    """The board and its planted solution ``{"paths": {...}}``."""
+    check_params(rows, cols, seed, pairs, form, cut)
+    pairs = default_pairs(rows, cols) if pairs is None else pairs
     rng = random.Random(seed)
     path = hamiltonian_path(rows, cols, rng)
     lengths = _lengths(rows * cols, pairs, cut, rng)

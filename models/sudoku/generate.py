@@ -245,21 +245,18 @@ def random_solution(order: int, diagonal: bool, rng: random.Random) -> list[list
     return [list(col) for col in zip(*out, strict=True)] if rng.random() < 0.5 else out
 
 
-def generate(
+def check_params(
     rows: int,
     cols: int,
-    seed: int,
+    seed: int = 0,
     clues: int | None = None,
     fill: float | None = None,
     unique: int | bool = False,
     diagonal: bool = False,
-) -> SudokuInstance:
-    """A puzzle of side ``rows == cols`` in {4, 9, 16, 25} with a planted solution.
-
-    ``clues`` (a count) or ``fill`` (a share of the cells) sets how many clues stay;
-    ``clues=0`` is the empty grid. ``unique=1`` (order <= 3) removes clues only while
-    the puzzle keeps one solution; without ``clues`` it yields a minimal puzzle.
-    """
+) -> int | None:
+    """The clue count asked for (None: the default); ValueError (TypeError for an unknown
+    parameter) for what ``generate`` refuses, found without making a board: a ``gen:`` spec
+    is checked up front (exit 2, not a run's error)."""
     order = {4: 2, 9: 3, 16: 4, 25: 5}.get(rows)
     if rows != cols or order is None:
         raise ValueError(f"size must be 4x4, 9x9, 16x16 or 25x25, got {rows}x{cols}")
@@ -276,6 +273,26 @@ def generate(
         raise ValueError(f"unique must be 0 or 1, got {unique!r}")
     if unique and order > MAX_UNIQUE_ORDER:
         raise ValueError(f"unique puzzles are generated up to 9x9 only, not {n}x{n}")
+    return clues
+
+
+def generate(
+    rows: int,
+    cols: int,
+    seed: int,
+    clues: int | None = None,
+    fill: float | None = None,
+    unique: int | bool = False,
+    diagonal: bool = False,
+) -> SudokuInstance:
+    """A puzzle of side ``rows == cols`` in {4, 9, 16, 25} with a planted solution.
+
+    ``clues`` (a count) or ``fill`` (a share of the cells) sets how many clues stay;
+    ``clues=0`` is the empty grid. ``unique=1`` (order <= 3) removes clues only while
+    the puzzle keeps one solution; without ``clues`` it yields a minimal puzzle.
+    """
+    clues = check_params(rows, cols, seed, clues, fill, unique, diagonal)
+    n, order = rows, {4: 2, 9: 3, 16: 4, 25: 5}[rows]
     rng = random.Random(f"sudoku:{n}:{int(diagonal)}:{seed}")
     grid = random_solution(order, diagonal, rng)
     cells = [(r, c) for r in range(n) for c in range(n)]

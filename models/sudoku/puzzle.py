@@ -6,7 +6,7 @@ from functools import partial
 
 from models.base import Puzzle
 from models.sudoku.draw import draw, render
-from models.sudoku.generate import generate
+from models.sudoku.generate import check_params, generate
 from models.sudoku.rules import format_instance, parse, size_of, split
 from models.sudoku.verify import verify
 
@@ -19,6 +19,7 @@ def make_puzzle(name: str, diagonal: bool, tiny: tuple[str, ...], infeasible: tu
         format=format_instance,
         verify=verify,
         generate=partial(generate, diagonal=diagonal),
+        check_generate=partial(check_params, diagonal=diagonal),
         draw=draw,
         render=render,
         size_of=size_of,

@@ -2,12 +2,12 @@
 
 No Encoding subclass lives here (the registry's scan finds nothing in it).
 
-State. ``col[v]`` is 0 for an empty cell, else ``k + 1`` for the pair whose path holds
+State. ``owner[v]`` is 0 for an empty cell, else ``k + 1`` for the pair whose path holds
 it. Every pair not yet joined has two *open ends* (slots ``2k`` and ``2k + 1``): at the
 start its two endpoints, later the last cells of the two pieces grown from them.
-``headof[v]`` is the slot of the open end at ``v`` (or -1). A *move* extends an open
+``slot_at[v]`` is the slot of the open end at ``v`` (or -1). A *move* extends an open
 end into an empty neighbour, or *joins* the two open ends of a pair when they are
-adjacent (the pair is then done). Every full cover is reached by exactly one sequence
+adjacent (``joined[k]`` is then 1); ``open_end[slot]`` is the cell of that end. Every full cover is reached by exactly one sequence
 of decisions (the branches of a decision give different edges at one open end), so
 the search finds every solution, which is what ``check_unique`` relies on.
 
@@ -20,29 +20,9 @@ covered), never of a unique solution, so a search that exhausts proves infeasibi
   can be its path neighbours: empty cells or open ends. If only open ends are left,
   two of them must belong to one pair (it is that pair's last cell). Exactly two
   candidates, one an open end: that end moves into the cell (forced).
-* ``stranded pair``: the rest of pair k's path runs through empty cells only, so the
-  two open ends are adjacent or both touch one connected region of empty cells.
-* ``stranded region``: a region of empty cells is covered by the pieces of paths that
-  run through it; each such piece joins two open ends of one pair that both touch the
-  region. A region no pair can serve is dead; a region only pair k can serve holds
-  the rest of k's path, and a pair cannot be the only server of two regions (its
-  remaining path is one connected piece).
-* ``parity``: colour the board like a chessboard. The rest of a pair's path between
-  open ends of equal colour c holds one cell more of the other colour than of c;
-  between ends of different colours it holds as many of each. So each region's
-  surplus (#even - #odd cells) must be the sum of the surpluses of the pairs that
-  pass through it: within the range the pairs able to serve it allow (pairs held to
-  the region by ``stranded region`` count exactly).
-* ``pocket``: if one empty cell v separates a part P from the rest of its region
-  (Tarjan's articulation test), every piece of path inside P leaves P through v or
-  through an open end next to P. With no open end next to P the only exit is v, and
-  a piece entering and leaving through v closes a cycle with no end: dead. With
-  exactly one contact (open end a), P is one piece from a's neighbour to v's
-  neighbour visiting all of P, so P's surplus is fixed by the parities of a and v.
-* ``cut cell``: with v and P as above, a pair whose ends are not adjacent, one end
-  stepping only into P or v and the other never into P (or either end only into v),
-  has its rest pass through v (it runs through empty cells of the region, and P meets
-  the rest only at v). Two such pairs would share v: dead.
+
+The rules that look at whole regions (stranded pair and region, parity, pocket,
+cut cell) are stated and proved in ``_pathsearch_rules.py``.
 
 Option ``unique`` (the ``assume_unique`` option of the encoding) adds a rule that is
 NOT a consequence of the rules: a path never touches itself (no cell of pair k is
@@ -60,7 +40,13 @@ continuing it enumerates every further cover exactly once.
 
 The search is resumable: every piece of state lives in arrays, ``run`` stops after a
 node budget and continues where it stopped, so the caller checks the clock between
-chunks without changing the path the search takes (counters repeat exactly).
+chunks without changing the path the search takes (counters repeat exactly). Besides
+the board (``neighbour[v, d]``, -1 off the board; ``parity[v]`` the chessboard colour)
+and the state above: the trail of changes (``trail_*``, ``_pathsearch_moves.py``), one
+frame per open decision (``frame_trail`` the trail length to undo to, ``frame_slot``
+the end that decides, ``frame_moves``/``frame_count`` its moves, ``frame_next`` the
+next to try), the rules' scratch arrays (``_pathsearch_rules.py``) and ``meta``, the
+counters and scalars by named slot (``NODES``, ``DEPTH``, ``TRAIL_LEN``, ...).
 """
 
 from __future__ import annotations
@@ -68,470 +54,322 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
-# meta slots
-TL, DEPTH, MODE, NODES, BACKTRACKS, FORCED, FAILS, EMPTY, OPEN, UNIQUE = range(10)
-RESTART, SINCE, LUBY, RNG, RESTARTS = range(10, 15)
-META = 15
-DESCEND, NEXT = 0, 1
-JOIN = -2
+from models.numberlink.encodings._pathsearch_moves import (
+    BACKTRACKS,
+    BUDGET,
+    DEPTH,
+    DESCEND,
+    EMPTY,
+    EXHAUSTED,
+    FAILS,
+    FORCED,
+    JOIN,
+    LUBY,
+    META,
+    MODE,
+    NEXT,
+    NODES,
+    OPEN,
+    RESTART,
+    RESTARTS,
+    RNG,
+    SINCE,
+    SOLVED,
+    TRAIL_LEN,
+    UNIQUE,
+    _extend,
+    _free_count,
+    _join,
+    _luby,
+    _moves,
+    _random,
+    _touches_self,
+    _undo_to,
+)
+from models.numberlink.encodings._pathsearch_rules import _pockets, _regions
+
+__all__ = [
+    "BACKTRACKS",
+    "BUDGET",
+    "DEPTH",
+    "DESCEND",
+    "EMPTY",
+    "EXHAUSTED",
+    "FAILS",
+    "FORCED",
+    "JOIN",
+    "LUBY",
+    "META",
+    "MODE",
+    "NEXT",
+    "NODES",
+    "OPEN",
+    "RESTART",
+    "RESTARTS",
+    "RNG",
+    "SINCE",
+    "SOLVED",
+    "TRAIL_LEN",
+    "UNIQUE",
+    "run",
+]
 
 
 @njit(cache=True)
-def _extend(slot, v, col, ends, headof, tk, ta, tb, meta):
-    """Move open end ``slot`` into empty cell ``v`` (trailed)."""
-    a = ends[slot]
-    t = meta[TL]
-    tk[t], ta[t], tb[t] = slot, a, v
-    meta[TL] = t + 1
-    col[v] = (slot >> 1) + 1
-    headof[a] = -1
-    headof[v] = slot
-    ends[slot] = v
-    meta[EMPTY] -= 1
-
-
-@njit(cache=True)
-def _join(k, ends, done, headof, tk, ta, tb, meta):
-    """Join the two open ends of pair ``k`` (trailed as slot -1 - k)."""
-    t = meta[TL]
-    tk[t], ta[t], tb[t] = -1 - k, ends[2 * k], ends[2 * k + 1]
-    meta[TL] = t + 1
-    done[k] = 1
-    headof[ends[2 * k]] = -1
-    headof[ends[2 * k + 1]] = -1
-    meta[OPEN] -= 1
-
-
-@njit(cache=True)
-def _undo_to(mark, col, ends, done, headof, tk, ta, tb, meta):
-    t = meta[TL]
-    while t > mark:
-        t -= 1
-        s = tk[t]
-        if s >= 0:
-            v = tb[t]
-            col[v] = 0
-            headof[v] = -1
-            ends[s] = ta[t]
-            headof[ta[t]] = s
-            meta[EMPTY] += 1
+def _settle_end(
+    slot,
+    neighbour,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
+    meta,
+    buf,
+    unique,
+):
+    """``open end`` for one end: no move is dead, one move is made (forced)."""
+    k = slot >> 1
+    if joined[k]:
+        return True
+    m = _moves(slot, neighbour, owner, open_end, buf, unique)
+    if m == 0:
+        return False
+    if m == 1:
+        if buf[0] == JOIN:
+            _join(k, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
         else:
-            k = -1 - s
-            done[k] = 0
-            headof[ends[2 * k]] = 2 * k
-            headof[ends[2 * k + 1]] = 2 * k + 1
-            meta[OPEN] += 1
-    meta[TL] = t
+            _extend(slot, buf[0], owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
+        meta[FORCED] += 1
+    return True
 
 
 @njit(cache=True)
-def _touches_self(slot, u, nbr, col, ends):
-    """Would end ``slot`` moving into ``u`` put u next to another cell of its pair
-    (other than the moving end and the pair's other open end)?"""
-    k1 = (slot >> 1) + 1
-    h = ends[slot]
-    other = ends[slot ^ 1]
+def _settle_cell(
+    v,
+    neighbour,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
+    meta,
+    buf,
+    unique,
+):
+    """``dead cell`` for one cell: too few candidates is dead, exactly two with an open
+    end among them moves that end in (forced)."""
+    if owner[v] != 0:
+        return True
+    free = 0
+    nh = 0
+    pair_ok = False
     for d in range(4):
-        w = nbr[u, d]
-        if w >= 0 and w != h and w != other and col[w] == k1:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _moves(slot, nbr, col, ends, out, unique):
-    """Moves of open end ``slot`` into ``out`` (JOIN for a join); returns how many."""
-    h = ends[slot]
-    other = ends[slot ^ 1]
-    n = 0
-    can_join = False
-    for d in range(4):
-        u = nbr[h, d]
+        u = neighbour[v, d]
         if u < 0:
             continue
-        if u == other:
-            can_join = True
-        elif col[u] == 0 and not (unique and _touches_self(slot, u, nbr, col, ends)):
-            out[n] = u
-            n += 1
-    if can_join:
-        if unique:
-            out[0] = JOIN  # ends that meet must join, or the path touches itself
-            return 1
-        out[n] = JOIN
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
-    """``stranded pair``, ``stranded region`` and ``parity`` (module docstring)."""
-    n = col.shape[0]
-    for v in range(n):
-        comp[v] = -1
-    nc = 0
-    for s in range(n):
-        if col[s] != 0 or comp[s] >= 0:
-            continue
-        # rinfo[c]: 0 surplus, 1 servers, 2 last server, 3 fixed sum, 4 low, 5 high
-        rinfo[nc, 0] = 0
-        rinfo[nc, 1] = 0
-        rinfo[nc, 2] = -1
-        rinfo[nc, 3] = 0
-        rinfo[nc, 4] = 0
-        rinfo[nc, 5] = 0
-        comp[s] = nc
-        head, tail = 0, 1
-        queue[0] = s
-        while head < tail:
-            v = queue[head]
-            head += 1
-            rinfo[nc, 0] += 1 - 2 * par[v]
-            for d in range(4):
-                u = nbr[v, d]
-                if u >= 0 and col[u] == 0 and comp[u] < 0:
-                    comp[u] = nc
-                    queue[tail] = u
-                    tail += 1
-        nc += 1
-    for k in range(npairs):
-        kcomp[k, 4] = 0
-        if done[k]:
-            continue
-        a, b = ends[2 * k], ends[2 * k + 1]
-        adjacent = False
-        cnt = 0
-        for d in range(4):
-            u = nbr[a, d]
-            if u < 0:
-                continue
-            if u == b:
-                adjacent = True
-            c = comp[u] if col[u] == 0 else -1
-            if c < 0:
-                continue
-            seen = False
-            for j in range(cnt):
-                if kcomp[k, j] == c:
-                    seen = True
-            if seen:
-                continue
-            for e in range(4):
-                w = nbr[b, e]
-                if w >= 0 and col[w] == 0 and comp[w] == c:
-                    kcomp[k, cnt] = c
-                    cnt += 1
-                    rinfo[c, 1] += 1
-                    rinfo[c, 2] = k
-                    break
-        if cnt == 0 and not adjacent:
+        if owner[u] == 0:
+            free += 1
+        elif slot_at[u] >= 0:
+            s = slot_at[u]
+            for j in range(nh):
+                if (buf[j] >> 1) == (s >> 1):
+                    pair_ok = True
+            buf[nh] = s
+            nh += 1
+    h1 = buf[0]
+    if free + nh < 2:
+        return False
+    if free == 0 and not pair_ok:
+        return False
+    if free + nh == 2 and nh >= 1:
+        if unique and _touches_self(h1, v, neighbour, owner, open_end):
             return False
-        kcomp[k, 4] = cnt
-        kcomp[k, 5] = adjacent
-    # a region served by one pair only holds that pair's rest
-    for k in range(npairs):
-        kcomp[k, 6] = -1
-    for c in range(nc):
-        if rinfo[c, 1] == 0:
-            return False
-        if rinfo[c, 1] == 1:
-            k = rinfo[c, 2]
-            if kcomp[k, 6] >= 0 and kcomp[k, 6] != c:
-                return False
-            kcomp[k, 6] = c
-    for k in range(npairs):
-        if done[k]:
-            continue
-        a, b = ends[2 * k], ends[2 * k + 1]
-        if par[a] != par[b]:
-            continue
-        gain = 1 if par[a] == 1 else -1  # extra cells of the other colour
-        fixed = kcomp[k, 6]
-        if fixed < 0 and kcomp[k, 4] == 1 and not kcomp[k, 5]:
-            fixed = kcomp[k, 0]
-        if fixed >= 0:
-            rinfo[fixed, 3] += gain
-        else:
-            for j in range(kcomp[k, 4]):
-                c = kcomp[k, j]
-                if gain > 0:
-                    rinfo[c, 5] += 1
-                else:
-                    rinfo[c, 4] -= 1
-    for c in range(nc):
-        s = rinfo[c, 0] - rinfo[c, 3]
-        if s < rinfo[c, 4] or s > rinfo[c, 5]:
-            return False
+        _extend(h1, v, owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
+        meta[FORCED] += 1
+        if nh == 2:  # both neighbours are the open ends of one pair (pair_ok)
+            _join(h1 >> 1, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
     return True
-
-
-@njit(cache=True)
-def _pockets(nbr, par, col, headof, disc, low, sub, itr, stack, ends, done):
-    """``pocket`` (module docstring): Tarjan's articulation search over the empty cells.
-
-    ``sub[v, 0]`` counts open-end contacts of v's DFS subtree, ``sub[v, 1]`` the parities
-    of those ends, ``sub[v, 2]`` the subtree's surplus (#even - #odd)."""
-    n = col.shape[0]
-    for v in range(n):
-        disc[v] = -1
-    t = 0
-    for r in range(n):
-        if col[r] != 0 or disc[r] >= 0:
-            continue
-        disc[r] = t
-        low[r] = t
-        t += 1
-        _contacts(r, nbr, par, headof, sub)
-        itr[r] = 0
-        sp = 0
-        stack[0] = r
-        while sp >= 0:
-            v = stack[sp]
-            if itr[v] < 4:
-                u = nbr[v, itr[v]]
-                itr[v] += 1
-                if u < 0 or col[u] != 0:
-                    continue
-                if disc[u] < 0:
-                    disc[u] = t
-                    low[u] = t
-                    t += 1
-                    _contacts(u, nbr, par, headof, sub)
-                    itr[u] = 0
-                    sp += 1
-                    stack[sp] = u
-                elif disc[u] < low[v]:
-                    low[v] = disc[u]
-                continue
-            sp -= 1
-            if sp < 0:
-                break
-            p = stack[sp]
-            if low[v] < low[p]:
-                low[p] = low[v]
-            if low[v] >= disc[p]:  # v's subtree hangs on p alone
-                if sub[v, 0] == 0:
-                    return False
-                if sub[v, 0] == 1:
-                    a_par = sub[v, 1]
-                    want = 0
-                    if a_par == par[p]:
-                        want = 1 if a_par == 1 else -1
-                    if sub[v, 2] != want:
-                        return False
-                elif _crossings(p, disc[v], t, nbr, col, disc, ends, done) > 1:
-                    return False
-            sub[p, 0] += sub[v, 0]
-            sub[p, 1] += sub[v, 1]
-            sub[p, 2] += sub[v, 2]
-    return True
-
-
-@njit(cache=True)
-def _side(a, p, lo, hi, nbr, col, disc):
-    """Where end ``a`` may step: 1 into P (disc in [lo, hi)) and maybe the cut cell p,
-    2 outside P and maybe p, 3 into p only, 0 otherwise."""
-    inside = False
-    outside = False
-    at_p = False
-    for d in range(4):
-        x = nbr[a, d]
-        if x < 0 or col[x] != 0:
-            continue
-        if x == p:
-            at_p = True
-            continue
-        if lo <= disc[x] < hi:
-            inside = True
-        else:
-            outside = True
-    if inside and not outside:
-        return 1
-    if outside and not inside:
-        return 2
-    if at_p and not inside and not outside:
-        return 3
-    return 0
-
-
-@njit(cache=True)
-def _crossings(p, lo, hi, nbr, col, disc, ends, done):
-    """``cut cell``: pairs whose rest must pass the cut cell p between part P and the
-    rest of its region (one end steps only into P or p, the other never into P)."""
-    count = 0
-    for k in range(done.shape[0]):
-        if done[k]:
-            continue
-        a, b = ends[2 * k], ends[2 * k + 1]
-        adjacent = False
-        for d in range(4):
-            if nbr[a, d] == b:
-                adjacent = True
-        if adjacent:
-            continue
-        sa = _side(a, p, lo, hi, nbr, col, disc)
-        sb = _side(b, p, lo, hi, nbr, col, disc)
-        if sa == 3 or sb == 3 or (sa == 1 and sb == 2) or (sa == 2 and sb == 1):
-            count += 1
-    return count
-
-
-@njit(cache=True)
-def _contacts(v, nbr, par, headof, sub):
-    sub[v, 0] = 0
-    sub[v, 1] = 0
-    sub[v, 2] = 1 - 2 * par[v]
-    for d in range(4):
-        u = nbr[v, d]
-        if u >= 0 and headof[u] >= 0:
-            sub[v, 0] += 1
-            sub[v, 1] += par[u]
 
 
 @njit(cache=True)
 def _propagate(
-    nbr,
-    par,
-    col,
-    ends,
-    done,
-    headof,
-    tk,
-    ta,
-    tb,
+    neighbour,
+    parity,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
     meta,
-    comp,
+    region_of,
     queue,
-    rinfo,
-    kcomp,
+    region_info,
+    pair_regions,
     buf,
     unique,
-    disc,
-    low,
-    sub,
-    itr,
-    stack,
+    dfs_order,
+    dfs_low,
+    subtree,
+    dfs_dir,
+    dfs_stack,
+    since,
 ):
-    """Apply forced moves to a fixpoint; False when a rule shows the state is dead."""
-    n = col.shape[0]
-    npairs = done.shape[0]
-    while True:
-        changed = False
-        for slot in range(2 * npairs):
-            k = slot >> 1
-            if done[k]:
-                continue
-            m = _moves(slot, nbr, col, ends, buf, unique)
-            if m == 0:
-                return False
-            if m == 1:
-                if buf[0] == JOIN:
-                    _join(k, ends, done, headof, tk, ta, tb, meta)
-                else:
-                    _extend(slot, buf[0], col, ends, headof, tk, ta, tb, meta)
-                meta[FORCED] += 1
-                changed = True
-        for v in range(n):
-            if col[v] != 0:
-                continue
-            free = 0
-            nh = 0
-            pair_ok = False
-            for d in range(4):
-                u = nbr[v, d]
-                if u < 0:
-                    continue
-                if col[u] == 0:
-                    free += 1
-                elif headof[u] >= 0:
-                    s = headof[u]
-                    for j in range(nh):
-                        if (buf[j] >> 1) == (s >> 1):
-                            pair_ok = True
-                    buf[nh] = s
-                    nh += 1
-            h1 = buf[0]
-            if free + nh < 2:
-                return False
-            if free == 0 and not pair_ok:
-                return False
-            if free + nh == 2 and nh >= 1:
-                if unique and _touches_self(h1, v, nbr, col, ends):
+    """Apply forced moves to a fixpoint; False when a rule shows the state is dead.
+
+    ``since`` < 0: look at every end and cell until nothing changes. Otherwise the state
+    at trail length ``since`` was a fixpoint, and only what lies near a cell changed
+    since then can fire: the worklist is the trail itself (forced moves append to it),
+    and each entry rechecks the empty cells next to its two cells (``dead cell``) and
+    the open ends within distance 1 of them (2 under ``unique``, whose rule looks at
+    the neighbours of an end's targets)."""
+    npairs = joined.shape[0]
+    n = owner.shape[0]
+    if since < 0:
+        while True:
+            before = meta[TRAIL_LEN]
+            for slot in range(2 * npairs):
+                if not _settle_end(
+                    slot,
+                    neighbour,
+                    owner,
+                    open_end,
+                    joined,
+                    slot_at,
+                    trail_slot,
+                    trail_from,
+                    trail_to,
+                    meta,
+                    buf,
+                    unique,
+                ):
                     return False
-                _extend(h1, v, col, ends, headof, tk, ta, tb, meta)
-                meta[FORCED] += 1
-                if nh == 2:  # both neighbours are the ends of one pair (pair_ok)
-                    _join(h1 >> 1, ends, done, headof, tk, ta, tb, meta)
-                changed = True
-        if not changed:
-            break
+            for v in range(n):
+                if not _settle_cell(
+                    v,
+                    neighbour,
+                    owner,
+                    open_end,
+                    joined,
+                    slot_at,
+                    trail_slot,
+                    trail_from,
+                    trail_to,
+                    meta,
+                    buf,
+                    unique,
+                ):
+                    return False
+            if meta[TRAIL_LEN] == before:
+                break
+    else:
+        t = since
+        while t < meta[TRAIL_LEN]:
+            for x in (trail_from[t], trail_to[t]):
+                for d in range(4):
+                    v = neighbour[x, d]
+                    if v >= 0 and not _settle_cell(
+                        v,
+                        neighbour,
+                        owner,
+                        open_end,
+                        joined,
+                        slot_at,
+                        trail_slot,
+                        trail_from,
+                        trail_to,
+                        meta,
+                        buf,
+                        unique,
+                    ):
+                        return False
+                for d in range(5):
+                    u = x if d == 4 else neighbour[x, d]
+                    if u < 0:
+                        continue
+                    for e in range(5 if unique and d < 4 else 1):
+                        w = u if e == 0 else neighbour[u, e - 1]
+                        if (
+                            w >= 0
+                            and slot_at[w] >= 0
+                            and not _settle_end(
+                                slot_at[w],
+                                neighbour,
+                                owner,
+                                open_end,
+                                joined,
+                                slot_at,
+                                trail_slot,
+                                trail_from,
+                                trail_to,
+                                meta,
+                                buf,
+                                unique,
+                            )
+                        ):
+                            return False
+            t += 1
     if meta[OPEN] == 0:
         return meta[EMPTY] == 0
-    if not _regions(nbr, par, col, ends, done, comp, queue, rinfo, kcomp, npairs):
+    if not _regions(
+        neighbour,
+        parity,
+        owner,
+        open_end,
+        joined,
+        region_of,
+        queue,
+        region_info,
+        pair_regions,
+        npairs,
+    ):
         return False
-    return _pockets(nbr, par, col, headof, disc, low, sub, itr, stack, ends, done)
-
-
-@njit(cache=True)
-def _luby(i):
-    """1, 1, 2, 1, 1, 2, 4, 1, ... (Luby, Sinclair and Zuckerman)."""
-    size, seq = 1, 0
-    while size < i + 1:
-        seq += 1
-        size = 2 * size + 1
-    while size - 1 != i:
-        size = (size - 1) >> 1
-        seq -= 1
-        i = i % size
-    return 1 << seq
-
-
-@njit(cache=True)
-def _random(meta):
-    x = meta[RNG]
-    x ^= (x << 13) & 0xFFFFFFFF
-    x ^= x >> 17
-    x ^= (x << 5) & 0xFFFFFFFF
-    meta[RNG] = x
-    return x
-
-
-@njit(cache=True)
-def _free_count(u, nbr, col):
-    f = 0
-    for d in range(4):
-        w = nbr[u, d]
-        if w >= 0 and col[w] == 0:
-            f += 1
-    return f
+    return _pockets(
+        neighbour,
+        parity,
+        owner,
+        slot_at,
+        dfs_order,
+        dfs_low,
+        subtree,
+        dfs_dir,
+        dfs_stack,
+        open_end,
+        joined,
+    )
 
 
 @njit(cache=True)
 def run(
-    nbr,
-    par,
-    col,
-    ends,
-    done,
-    headof,
-    tk,
-    ta,
-    tb,
-    fr_mark,
-    fr_slot,
-    fr_c,
-    fr_n,
-    fr_i,
-    comp,
+    neighbour,
+    parity,
+    owner,
+    open_end,
+    joined,
+    slot_at,
+    trail_slot,
+    trail_from,
+    trail_to,
+    frame_trail,
+    frame_slot,
+    frame_moves,
+    frame_count,
+    frame_next,
+    region_of,
     queue,
-    rinfo,
-    kcomp,
-    disc,
-    low,
-    sub,
-    itr,
-    stack,
+    region_info,
+    pair_regions,
+    dfs_order,
+    dfs_low,
+    subtree,
+    dfs_dir,
+    dfs_stack,
     meta,
     budget,
 ):
@@ -539,7 +377,7 @@ def run(
 
     Returns SOLVED (the trail holds a full cover; call again for the next one),
     EXHAUSTED (no further solution) or BUDGET (call again to go on)."""
-    npairs = done.shape[0]
+    npairs = joined.shape[0]
     unique = meta[UNIQUE] != 0
     buf = np.empty(5, dtype=np.int32)
     best = np.empty(5, dtype=np.int32)
@@ -549,27 +387,28 @@ def run(
         if meta[MODE] == DESCEND:
             meta[MODE] = NEXT
             ok = _propagate(
-                nbr,
-                par,
-                col,
-                ends,
-                done,
-                headof,
-                tk,
-                ta,
-                tb,
+                neighbour,
+                parity,
+                owner,
+                open_end,
+                joined,
+                slot_at,
+                trail_slot,
+                trail_from,
+                trail_to,
                 meta,
-                comp,
+                region_of,
                 queue,
-                rinfo,
-                kcomp,
+                region_info,
+                pair_regions,
                 buf,
                 unique,
-                disc,
-                low,
-                sub,
-                itr,
-                stack,
+                dfs_order,
+                dfs_low,
+                subtree,
+                dfs_dir,
+                dfs_stack,
+                -1 if meta[DEPTH] == 0 else frame_trail[meta[DEPTH] - 1],
             )
             if ok:
                 if meta[OPEN] == 0:
@@ -578,12 +417,12 @@ def run(
                 bm = 99
                 bscore = 1 << 30
                 for slot in range(2 * npairs):
-                    if done[slot >> 1]:
+                    if joined[slot >> 1]:
                         continue
-                    m = _moves(slot, nbr, col, ends, buf, unique)
+                    m = _moves(slot, neighbour, owner, open_end, buf, unique)
                     score = m * 64
                     for j in range(m):
-                        score += 9 if buf[j] == JOIN else _free_count(buf[j], nbr, col)
+                        score += 9 if buf[j] == JOIN else _free_count(buf[j], neighbour, owner)
                     if meta[RESTARTS] > 0:
                         score = score * 64 + (_random(meta) & 63)
                     if score < bscore:
@@ -594,7 +433,7 @@ def run(
                             best[j] = buf[j]
                 # order: fewest free neighbours first, the join last
                 for j in range(bm):
-                    key[j] = 9 if best[j] == JOIN else _free_count(best[j], nbr, col)
+                    key[j] = 9 if best[j] == JOIN else _free_count(best[j], neighbour, owner)
                 for j in range(1, bm):
                     x, kx = best[j], key[j]
                     i = j - 1
@@ -605,12 +444,12 @@ def run(
                     best[i + 1] = x
                     key[i + 1] = kx
                 d = meta[DEPTH]
-                fr_mark[d] = meta[TL]
-                fr_slot[d] = bslot
-                fr_n[d] = bm
-                fr_i[d] = 0
+                frame_trail[d] = meta[TRAIL_LEN]
+                frame_slot[d] = bslot
+                frame_count[d] = bm
+                frame_next[d] = 0
                 for j in range(bm):
-                    fr_c[d, j] = best[j]
+                    frame_moves[d, j] = best[j]
                 meta[DEPTH] = d + 1
             else:
                 meta[FAILS] += 1
@@ -620,7 +459,17 @@ def run(
         if d == 0:
             return EXHAUSTED
         if meta[RESTART] > 0 and meta[SINCE] >= meta[RESTART] * _luby(meta[LUBY]):
-            _undo_to(fr_mark[0], col, ends, done, headof, tk, ta, tb, meta)
+            _undo_to(
+                frame_trail[0],
+                owner,
+                open_end,
+                joined,
+                slot_at,
+                trail_slot,
+                trail_from,
+                trail_to,
+                meta,
+            )
             meta[DEPTH] = 0
             meta[MODE] = DESCEND
             meta[SINCE] = 0
@@ -628,19 +477,29 @@ def run(
             meta[RESTARTS] += 1
             continue
         top = d - 1
-        _undo_to(fr_mark[top], col, ends, done, headof, tk, ta, tb, meta)
-        i = fr_i[top]
-        if i >= fr_n[top]:
+        _undo_to(
+            frame_trail[top],
+            owner,
+            open_end,
+            joined,
+            slot_at,
+            trail_slot,
+            trail_from,
+            trail_to,
+            meta,
+        )
+        i = frame_next[top]
+        if i >= frame_count[top]:
             meta[DEPTH] = top
             meta[BACKTRACKS] += 1
             continue
-        fr_i[top] = i + 1
-        slot = fr_slot[top]
-        u = fr_c[top, i]
+        frame_next[top] = i + 1
+        slot = frame_slot[top]
+        u = frame_moves[top, i]
         if u == JOIN:
-            _join(slot >> 1, ends, done, headof, tk, ta, tb, meta)
+            _join(slot >> 1, open_end, joined, slot_at, trail_slot, trail_from, trail_to, meta)
         else:
-            _extend(slot, u, col, ends, headof, tk, ta, tb, meta)
+            _extend(slot, u, owner, open_end, slot_at, trail_slot, trail_from, trail_to, meta)
         meta[NODES] += 1
         meta[MODE] = DESCEND
         steps += 1
