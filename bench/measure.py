@@ -14,8 +14,16 @@ What ``wall_s`` covers: from the parent's go signal (the child is forked and set
 before it) until the child wrote its report (both on the system-wide monotonic clock),
 so neither the fork nor the parent's own wake-up delay counts; ``overhead_s`` (wall -
 build - solve) is what the harness still adds inside that window (waking the child,
-pickling the report). ``cpu_s`` and ``peak_rss_mb`` come from ``wait4`` and cover the
-whole child process, set-up included.
+pickling the report). ``cpu_s`` covers the same window (the child's own getrusage at the
+go and at its report; wait4's total less the set-up for a run the parent stopped).
+``peak_rss_mb`` is the run's own peak memory, over the pages it shares with the warm
+parent (``bench.procs.Usage``); wait4's raw ``ru_maxrss`` (about the parent's 100-200 MB
+plus the run's own) is kept as ``raw_maxrss_mb``.
+
+One time limit for every solver family: an answer (solved or infeasible) counts only
+when it came within ``time_limit_s`` of the go (wall time, a board's generation
+included); a later one is a ``timeout`` whose arrival is kept in ``late_answer_s``. A run
+still going ``KILL_GRACE_S`` after its limit is killed with its process group.
 
 ``start_run`` / ``wait_any`` / ``RunningRun.finish`` let one single-threaded parent
 keep several runs going at once (``--jobs``); ``run_isolated`` is the one-run form.
@@ -45,14 +53,17 @@ from collections.abc import Iterable
 from typing import Any
 
 from bench import guard, procs
+from bench.run_child import CPU as _CPU
 from bench.run_child import LENGTH as _LENGTH
 from bench.run_child import READY
 from bench.run_child import child as _child
 from bench.task import Measurement, RunTask
 from models import registry, solvers
-from models.base import ERROR, MEMOUT, SOLVED, TIMEOUT, WRONG
+from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
-#: how long after the time limit the parent kills a run that did not stop by itself
+#: how long after the time limit the parent kills a run that did not stop by itself: the
+#: same for every solver family. An answer that comes within the grace is still a timeout
+#: (``late_answer_s`` keeps when it came); the grace only lets a solver stop by itself.
 KILL_GRACE_S = 1.0
 #: how often the parent looks at a run's memory when a memory limit is set
 MEMORY_POLL_S = 0.05
@@ -113,8 +124,14 @@ class RunningRun:
         self.done = False  # report complete (EOF) or run stopped
         self.ended: float | None = None  # when the report was complete or the run was stopped
         self.deadline: float | None = None
+        self.setup_cpu_s = 0.0  # CPU the child spent before the go (sent with READY)
+        self.sampled_own_kb = 0  # the run's own memory at the parent's looks (a killed run)
+        self.anon_at_go_kb = 0
+        self.sampled_children_kb = 0  # its solver processes' (CBC), at the same looks
 
     def _go(self) -> None:
+        if self.task.memory_limit_mb:  # the run's own pages at the go, for its sampled peak
+            self.anon_at_go_kb = procs.anon_kb(self.pid)
         self.started = time.perf_counter()
         limit = self.task.time_limit_s
         self.deadline = None if limit is None else self.started + limit + KILL_GRACE_S
@@ -134,8 +151,11 @@ class RunningRun:
         """
         chunk = os.read(self._fd, 1 << 20)
         if chunk and self.started is None and chunk[:1] == READY:
+            head = 1 + _CPU.size
+            if len(chunk) >= head:
+                (self.setup_cpu_s,) = _CPU.unpack(chunk[1:head])
             self._go()
-            chunk = chunk[1:]
+            chunk = chunk[head:]
             if not chunk:
                 return
         if chunk:
@@ -161,11 +181,13 @@ class RunningRun:
             return
         if self.deadline is not None and now >= self.deadline:
             self.stopped_as = TIMEOUT
-        elif (
-            self.task.memory_limit_mb
-            and procs.group_rss_mb(self.pid, self.baseline_kb) > self.task.memory_limit_mb
-        ):
-            self.stopped_as = MEMOUT
+        elif self.task.memory_limit_mb:
+            own, children = procs.group_rss_kb(self.pid, self.baseline_kb)
+            grown = procs.anon_kb(self.pid) - self.anon_at_go_kb
+            self.sampled_own_kb = max(self.sampled_own_kb, grown)
+            self.sampled_children_kb = max(self.sampled_children_kb, children)
+            if (own + children) / 1024.0 > self.task.memory_limit_mb:
+                self.stopped_as = MEMOUT
         if self.stopped_as:
             procs.kill_group(self.pid)
             self.done, self.ended = True, now
@@ -199,8 +221,16 @@ class RunningRun:
         if self.instance is None:  # a gen: board made by the run: verify against it
             self.instance = result.made_instance
         result.wall_s = max(0.0, wall - result.generate_s)  # the board's making is not the run's
-        result.cpu_s = usage.ru_utime + usage.ru_stime
-        result.peak_rss_mb = usage.ru_maxrss / 1024.0
+        self._own_usage(result, usage)
+        limit = self.task.time_limit_s
+        answered_at = wall - result.unique_s  # generating the board counts, as in the run
+        if result.status in (SOLVED, INFEASIBLE) and limit is not None and answered_at > limit:
+            result.late_answer_s = answered_at
+            result.error = (
+                f"answered {result.status} at {answered_at:.3f} s, after the time limit"
+                f" of {limit:g} s: a timeout"
+            )
+            result.status, result.unique = TIMEOUT, None
         if result.status == SOLVED:
             problem = _verify(self.task.puzzle, self.instance, result.solution)
             if problem is None:
@@ -210,6 +240,26 @@ class RunningRun:
         else:
             result.solution = None
         return result
+
+    def _own_usage(self, result: Measurement, usage: Any) -> None:
+        """CPU and memory of the run itself, over the window of its wall time.
+
+        A run that reported measured itself from the go to its report (``Usage``); a run
+        the parent stopped gets wait4's CPU less its set-up, and the largest own memory the
+        parent saw. Solver processes (CBC) add the largest size the parent saw them at
+        (every ``MEMORY_POLL_S``). ``raw_maxrss_mb`` keeps wait4's peak, the parent's
+        shared pages included.
+        """
+        total_cpu = usage.ru_utime + usage.ru_stime
+        result.raw_maxrss_mb = usage.ru_maxrss / 1024.0
+        if result.run_cpu_s is not None:
+            result.cpu_s = result.run_cpu_s
+        else:
+            result.cpu_s = max(0.0, total_cpu - self.setup_cpu_s)
+        own_mb = result.own_peak_mb
+        if own_mb is None:
+            own_mb = self.sampled_own_kb / 1024.0
+        result.peak_rss_mb = own_mb + self.sampled_children_kb / 1024.0
 
     def abort(self) -> None:
         """Stop the run now (the parent is interrupted): kill its tree, reap it, delete its files."""

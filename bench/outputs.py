@@ -49,20 +49,21 @@ def kind(path: Path) -> str:
     return "special file"
 
 
-def check_output(path: str | Path, *, overwrite: bool = True) -> tuple[Path, str]:
-    """(where a write to ``path`` goes, what is there now); a target that cannot be
-    written as a file is exit 2 with one line. Commands call it before their work, too."""
+def check_output(path: str | Path, *, overwrite: bool = True) -> tuple[Path, bool]:
+    """(the path to write, whether to write it in place); a target that cannot be written
+    as a file is exit 2 with one line. Commands call it before their work, too."""
     path = Path(path)
-    try:
-        target = path.resolve() if path.is_symlink() else path
-    except (OSError, RuntimeError) as err:  # a symlink loop
-        raise UsageError(f"{path}: cannot follow this link ({err})") from None
-    found = kind(target)
+    found = kind(path)  # what the links lead to
     if found in ("folder", "socket", "block device", "special file"):
         raise UsageError(f"{path} is a {found}: give a file name to write")
     if found == "file" and not overwrite:
         raise UsageError(f"{path} exists: give a new file name (nothing was overwritten)")
-    return target, found
+    if found in ("fifo", "character device") or _through_proc(path):
+        return path, True  # opened as given: /dev/stdout reaches the pipe or file of fd 1
+    try:
+        return (path.resolve() if path.is_symlink() else path), False
+    except (OSError, RuntimeError) as err:  # a symlink loop
+        raise UsageError(f"{path}: cannot follow this link ({err})") from None
 
 
 def write_output(path: str | Path, write: Writer, *, overwrite: bool = True) -> Path:
@@ -70,12 +71,27 @@ def write_output(path: str | Path, write: Writer, *, overwrite: bool = True) -> 
 
     Bad targets are exit 2 with one line; a failure of the file system is exit 3.
     """
-    target, found = check_output(path, overwrite=overwrite)
-    if found in ("fifo", "character device"):
+    target, in_place = check_output(path, overwrite=overwrite)
+    if in_place:
         _write_in_place(target, write)
     else:
         _write_atomically(target, write)
     return target
+
+
+def _through_proc(path: Path) -> bool:
+    """Whether ``path`` is, or links to, a /proc file (``/dev/stdout`` -> ``/proc/self/fd/1``):
+    an open file of a process, which only opening the path itself reaches (its resolved
+    name is a pipe's ``pipe:[N]`` or a file the shell opened, never one to rename over)."""
+    current = Path(os.path.abspath(path))
+    for _ in range(40):  # the kernel's own limit on links followed
+        if current.parts[1:2] == ("proc",):
+            return True
+        if not current.is_symlink():
+            return False
+        link = Path(os.readlink(current))
+        current = Path(os.path.abspath(current.parent / link))
+    return False
 
 
 def output_folder(path: str | Path) -> Path:
@@ -120,12 +136,13 @@ def _write_atomically(target: Path, write: Writer) -> None:
 
 
 def _write_in_place(target: Path, write: Writer) -> None:
-    """A FIFO or a device: written, never replaced (made whole first, then copied in)."""
+    """A FIFO, a device or an open file of /proc: written, never replaced (made whole first,
+    then copied in; appended, so ``--out /dev/stdout >> log`` keeps the log)."""
     with tempfile.TemporaryDirectory(prefix="puzzle-bench-out-") as folder:
         tmp = Path(folder) / f"out{target.suffix}"
         try:
             write(tmp)
-            with tmp.open("rb") as source, target.open("wb") as sink:
+            with tmp.open("rb") as source, target.open("ab") as sink:
                 shutil.copyfileobj(source, sink)
         except OSError as err:
             raise HarnessError(f"cannot write {target}: {err.strerror or err}") from None

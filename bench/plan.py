@@ -16,6 +16,11 @@ from bench.task import RunTask
 from models import registry
 from models.errors import UsageError
 
+#: the largest plan a suite may ask for, refused before it is built (a typo in ``repeats``
+#: must not grow the planner to gigabytes): runs in a sweep, repeats per run
+MAX_PLANNED_RUNS = 200_000
+MAX_REPEATS = 1_000
+
 
 @dataclass(frozen=True, kw_only=True)
 class PlannedRun(RunTask):
@@ -87,9 +92,22 @@ def narrow(
     if all_sizes:
         runs = [replace(r, stop_at_timeout=False) for r in runs]
     if repeats is not None:
+        if repeats > MAX_REPEATS:
+            raise UsageError(f"--repeat must be at most {MAX_REPEATS}, got {repeats}")
         firsts = _unique([replace(r, repeat=0) for r in runs])
         runs = in_rounds([replace(r, repeat=i) for r in firsts for i in range(repeats)])
     return runs
+
+
+def with_memory_limit(
+    runs: list[PlannedRun], given: float | None, default: float
+) -> list[PlannedRun]:
+    """Every run gets a memory limit: ``given`` (``run --memory-limit``) for all, else its
+    suite's, else ``default`` (`solve`'s default divided among the runs at once, so that
+    parallel runs never ask for more than the machine has)."""
+    if given is not None:
+        return [replace(r, memory_limit_mb=float(given)) for r in runs]
+    return [r if r.memory_limit_mb else replace(r, memory_limit_mb=float(default)) for r in runs]
 
 
 def _unique(runs: list[PlannedRun]) -> list[PlannedRun]:

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +99,7 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def group_rss_mb(pid: int, baseline_kb: int = 0) -> float:
+def group_rss_kb(pid: int, baseline_kb: int = 0) -> tuple[int, int]:
     """Memory of the run and its descendants (a solver's own processes count too), in MB.
 
     The forked run starts out sharing the warm parent's pages (100-200 MB of imported
@@ -105,22 +107,32 @@ def group_rss_mb(pid: int, baseline_kb: int = 0) -> float:
     (``baseline_kb``) is taken off the run's own VmRSS. Descendants count in full.
     A memory limit thus means roughly what the run itself allocates. (Exact private
     figures from smaps_rollup cost milliseconds per look; this costs microseconds.)
+    Returns (the run's own kB over ``baseline_kb``, its descendants' kB).
     """
-    total_kb, stack, seen = 0, [pid], set()
+    own_kb, total_kb, stack, seen = 0, 0, [pid], set()
     while stack:
         current = stack.pop()
         if current in seen:
             continue
         seen.add(current)
-        own = rss_kb(current)
-        total_kb += max(0, own - baseline_kb) if current == pid else own
+        if current == pid:
+            own_kb = max(0, rss_kb(current) - baseline_kb)
+        else:
+            total_kb += rss_kb(current)
         try:
             for task in os.listdir(f"/proc/{current}/task"):
                 children = Path(f"/proc/{current}/task/{task}/children").read_text().split()
                 stack.extend(int(c) for c in children)
         except (OSError, ValueError):
             continue
-    return total_kb / 1024.0
+    return own_kb, total_kb
+
+
+def anon_kb(pid: int | str) -> int:
+    """Resident pages of a process that are no file's (heap, stacks, shared memory): what
+    it grows by as it allocates; a solver library's code mapped in later does not count."""
+    status = status_kb(pid)
+    return status.get("RssAnon", 0) + status.get("RssShmem", 0)
 
 
 def rss_kb(pid: int | str) -> int:
@@ -131,3 +143,56 @@ def rss_kb(pid: int | str) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def cpu_s() -> float:
+    """User + system CPU of this process (all threads) and its waited-for children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def status_kb(pid: int | str = "self") -> dict[str, int]:
+    """The ``kB`` lines of /proc/PID/status (VmRSS, VmHWM, RssAnon, RssFile...); {} elsewhere."""
+    out: dict[str, int] = {}
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            name, _, value = line.partition(":")
+            parts = value.split()
+            if len(parts) == 2 and parts[1] == "kB" and parts[0].isdigit():
+                out[name] = int(parts[0])
+    return out
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a forked run has used at its go signal, so that its own use can be told apart.
+
+    The run's own peak memory is its peak resident size (``VmHWM``, reset to the current
+    size at the go by writing 5 to ``/proc/self/clear_refs``) less its resident size at
+    the go (the warm parent's pages it shares), less the file pages it merely mapped in
+    meanwhile (a solver library's code, shared with every process that loaded it). A
+    solver's own processes (CBC) are all the run's: the parent samples them (as runsolver
+    samples a process tree; ``ru_maxrss`` of a child started by vfork + exec reports the
+    forking process's size, not the child's). BenchExec reads a cgroup of the run's own
+    instead, which needs a cgroup hierarchy the harness may create.
+    """
+
+    cpu_s: float
+    rss_kb: int
+    file_kb: int
+
+    @classmethod
+    def now(cls) -> Usage:
+        with contextlib.suppress(OSError):
+            Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS from here on
+        status = status_kb()
+        return cls(cpu_s(), status.get("VmRSS", 0), status.get("RssFile", 0))
+
+    def since(self) -> dict[str, float]:
+        """The run's CPU seconds since the go and its own peak memory (MB), as report keys."""
+        status = status_kb()
+        peak = status.get("VmHWM", 0)
+        mapped = max(0, status.get("RssFile", 0) - self.file_kb)
+        own_kb = max(0, peak - self.rss_kb - mapped)
+        return {"run_cpu_s": max(0.0, cpu_s() - self.cpu_s), "own_peak_mb": own_kb / 1024.0}

@@ -37,9 +37,11 @@ class RunRecord:
     build_s: float | None = None
     build_cpu_s: float | None = None  # CPU time of the build (the run's process, all threads)
     solve_s: float | None = None
-    wall_s: float | None = None
-    cpu_s: float | None = None
-    peak_rss_mb: float | None = None
+    wall_s: float | None = None  # from the go signal until the run's report was written
+    cpu_s: float | None = None  # user + sys over the same window (all threads, waited children)
+    peak_rss_mb: float | None = None  # the run's own peak memory (over the forked parent's)
+    raw_maxrss_mb: float | None = None  # wait4 ru_maxrss: the parent's shared image included
+    late_answer_s: float | None = None  # an answer after the time limit came then: timeout
     overhead_s: float | None = None  # wall_s - build_s - solve_s: the harness's own cost
     n_vars: int | None = None
     n_constraints: int | None = None

@@ -10,6 +10,7 @@ parent deletes when the run ends.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import os
@@ -22,14 +23,16 @@ import traceback
 from typing import TYPE_CHECKING, Any
 
 from bench import procs
-from models import registry
+from models import registry, solvers
 from models.base import ERROR, MEMOUT, SOLVED, Limits
 
 if TYPE_CHECKING:
     from bench.task import RunTask
 
-#: first byte a child sends: it is set up and waits for the go
+#: first byte a child sends: it is set up and waits for the go (followed by ``CPU``)
 READY = b"R"
+#: after READY: the CPU seconds the child spent setting itself up (not part of the run)
+CPU = struct.Struct("<d")
 #: the report is preceded by its length, so the parent knows when it is complete
 #: (and by the monotonic time at which the child wrote it: the end of the run's wall time)
 LENGTH = struct.Struct("<Qd")
@@ -46,6 +49,7 @@ def child(
 ) -> None:
     """Get ready, wait for the go, run the encoding, send a pickled report; exit without cleanup."""
     code = 0
+    at_go: procs.Usage | None = None
     keep_alive: list = []  # the encoding object, never freed (os._exit ends the process)
     gc.freeze()  # the parent's objects: never scanned (and so never copied) by the run's GC
     try:
@@ -60,15 +64,19 @@ def child(
         for name in ("TMPDIR", "TMP", "TEMP"):  # solver files (PuLP's .mps, CBC's log) go here
             os.environ[name] = folder
         tempfile.tempdir = folder
-        os.write(write_fd, READY)
+        os.write(write_fd, READY + CPU.pack(procs.cpu_s()))
         if os.read(go_fd, 1) != b"G":
             os._exit(4)  # the parent gave up on this run
         os.close(go_fd)
+        at_go = procs.Usage.now()
         report = run_encoding(task, instance, keep_alive)
     except MemoryError:
         report = {"status": MEMOUT, "error": "MemoryError in the run"}
     except BaseException as err:  # the run's fault is data, not a crash of the sweep
         report = {"status": ERROR, "error": short_traceback(err)}
+    if at_go is not None:  # the run's own CPU and memory, over the same window as its wall
+        with contextlib.suppress(BaseException):
+            report.update(at_go.since())
     try:
         data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write_fd, "wb") as pipe:
@@ -85,6 +93,7 @@ def run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, An
     is sent (freeing a solver's objects can take tens of milliseconds; ``os._exit`` skips it).
     """
     cls = registry.get_encoding(task.puzzle, task.encoding)
+    seed = solvers.solver_seed(cls.solver, task.seed)  # the solver's range (limits.py)
     report: dict[str, Any] = {}
     begun = time.perf_counter()
     generate_s = 0.0
@@ -95,16 +104,14 @@ def run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, An
     t0, c0 = time.perf_counter(), time.process_time()
     encoding = cls(task.options)
     keep_alive.append(encoding)
-    size = encoding.build(
-        instance, Limits(task.time_limit_s, task.seed, task.threads, task.options)
-    )
+    size = encoding.build(instance, Limits(task.time_limit_s, seed, task.threads, task.options))
     t1, c1 = time.perf_counter(), time.process_time()
     report.update(
         build_s=t1 - t0, build_cpu_s=c1 - c0, n_vars=size.n_vars, n_constraints=size.n_constraints
     )
     spent = t1 - begun  # generating a board counts against the limit too
     remaining = None if task.time_limit_s is None else max(0.001, task.time_limit_s - spent)
-    outcome = encoding.solve(Limits(remaining, task.seed, task.threads, task.options))
+    outcome = encoding.solve(Limits(remaining, seed, task.threads, task.options))
     report["solve_s"] = time.perf_counter() - t1
     report.update(
         status=outcome.status,
@@ -115,9 +122,7 @@ def run_encoding(task: RunTask, instance: Any, keep_alive: list) -> dict[str, An
     if task.check_unique and outcome.status == SOLVED:
         t2 = time.perf_counter()
         left = None if remaining is None else max(0.001, remaining - (t2 - t1))
-        report["unique"] = encoding.check_unique(
-            Limits(left, task.seed, task.threads, task.options)
-        )
+        report["unique"] = encoding.check_unique(Limits(left, seed, task.threads, task.options))
         report["unique_s"] = time.perf_counter() - t2
     report["generate_s"] = generate_s
     return report

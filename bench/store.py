@@ -11,6 +11,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -136,14 +137,65 @@ def run_ids(store_path: str | Path = DEFAULT_STORE) -> list[str]:
     return ordered + [r[0] for r in rows if r[0] not in set(ordered)]
 
 
+@dataclass(frozen=True)
+class SweepState:
+    """How a sweep ended: ``finished`` (it reached its end; runs stored before the layout
+    kept sweeps count as finished), how many runs it planned and stored."""
+
+    run_id: str
+    finished: bool
+    planned: int | None
+    stored: int
+
+    @property
+    def usable(self) -> bool:
+        """A sweep that finished with at least one run: the only kind ``latest`` names."""
+        return self.finished and self.stored > 0
+
+    def problem(self) -> str:
+        """One line saying why the sweep is not usable ('' when it is)."""
+        if self.stored == 0:
+            ended = "finished" if self.finished else "did not finish"
+            return f"run {self.run_id} holds no runs (its sweep {ended} with none stored)"
+        if not self.finished:
+            planned = "?" if self.planned is None else self.planned
+            return (
+                f"run {self.run_id} did not finish (failed, killed or still running):"
+                f" {self.stored} of {planned} planned runs stored"
+            )
+        return ""
+
+
+def sweep_states(store_path: str | Path) -> dict[str, SweepState]:
+    """Every run id's SweepState, oldest first (as ``run_ids``)."""
+    if not Path(store_path).is_file():
+        return {}
+    with connect(store_path, readonly=True) as conn:
+        counts = dict(conn.execute("SELECT run_id, COUNT(*) FROM runs GROUP BY run_id").fetchall())
+        sweeps = {  # a sweep stored before sweeps kept their start and end: finished
+            r[0]: (r[1] or not r[2], r[3])
+            for r in conn.execute(
+                "SELECT run_id, finished_at, started_at, planned FROM sweeps"
+            ).fetchall()
+        }
+    states = {}
+    for run_id in run_ids(store_path):
+        finished, planned = sweeps.get(run_id, (True, None))
+        states[run_id] = SweepState(run_id, bool(finished), planned, counts.get(run_id, 0))
+    return states
+
+
 def resolve_run_id(store_path: str | Path, text: str | None) -> str:
-    """A run id as given, or the newest for ``latest``/None; UnknownRunError if absent."""
-    known = run_ids(store_path)
+    """A run id as given, or for ``latest``/None the newest sweep that finished with runs
+    (a failed, killed or empty sweep is never ``latest``); UnknownRunError if absent."""
+    states = sweep_states(store_path)
     if text in (None, "latest"):
-        if not known:
-            raise UnknownRunError(f"{store_path}: the store holds no runs yet")
-        return known[-1]
-    if text not in known:
+        usable = [s.run_id for s in states.values() if s.usable]
+        if not usable:
+            left = f" ({len(states)} sweep(s), none finished with runs)" if states else ""
+            raise UnknownRunError(f"{store_path}: the store holds no finished sweep yet{left}")
+        return usable[-1]
+    if text not in states:
         raise UnknownRunError(f"unknown run id {text!r} in {store_path}")
     return text
 

@@ -175,7 +175,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
             if conn is not None:
                 conn.close()
             raise
-        if version == SCHEMA_VERSION:
+        if version == SCHEMA_VERSION and not _lacks_columns(conn):
             return conn
         memory = sqlite3.connect(":memory:", isolation_level=None)
         try:  # an older layout: migrate a copy in memory, never the file
@@ -212,6 +212,15 @@ def _check(conn: sqlite3.Connection, path: Path) -> int:
             if key.split()[0] not in present:
                 raise StoreError(f"{path}: table {table} has no {key.split()[0]}: not our layout")
     return version
+
+
+def _lacks_columns(conn: sqlite3.Connection) -> bool:
+    """A store of this layout written before RunRecord gained a field (read in memory then)."""
+    for table, (_, columns) in TABLES.items():
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if present and set(columns) - present:
+            return True
+    return False
 
 
 def _migrate(conn: sqlite3.Connection, version: int) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from bench.suites_dir import REPO_ROOT
 from models import registry
-from models.base import Puzzle, read_instance_file
+from models.base import Puzzle
 from models.errors import InstanceError, SuiteError, UsageError
 
 
@@ -91,13 +91,9 @@ def _entries(where: str, rules: Puzzle, path: str) -> list[tuple[int, str]]:
     key = (rules.name, path)
     if key not in _ENTRY_CACHE:
         try:
-            text = read_instance_file(REPO_ROOT / path, path)
+            _ENTRY_CACHE[key] = registry.read_entries(rules, REPO_ROOT / path, path)
         except InstanceError as err:
             raise SuiteError(f"{where}: {err}") from None
-        entries = rules.split(text) if text.strip() else []
-        if not entries:
-            raise SuiteError(f"{where}: {path} holds no puzzle")
-        _ENTRY_CACHE[key] = entries
     return _ENTRY_CACHE[key]
 
 
@@ -111,12 +107,7 @@ def load(where: str, rules: Puzzle, spec: str) -> registry.LoadedInstance:
             return loaded
         path, _, index = spec.partition("#")
         first_line, text = _entries(where, rules, path)[int(index) - 1 if index else 0]
-        try:
-            instance = rules.parse(text, spec)
-        except InstanceError as err:
-            line = None if err.line is None else err.line + first_line - 1
-            raise InstanceError(spec, err.message, line) from None
-        return registry.LoadedInstance(rules.name, spec, instance, rules.size_of(instance))
+        return registry.load_entry(rules.name, spec, text, first_line)  # the size cap too
     except (InstanceError, UsageError) as err:
         if isinstance(err, SuiteError):
             raise

@@ -19,12 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from bench.plan import PlannedRun, in_rounds
+from bench import limits
+from bench.plan import MAX_PLANNED_RUNS, MAX_REPEATS, PlannedRun, in_rounds
 from bench.suite_instances import (
     REPO_ROOT,
     SuiteError,
     as_list,
-    checked_int,
     instance_specs,
     load,
     positive_int,
@@ -111,6 +111,8 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
             if run.key() not in seen:
                 seen.add(run.key())
                 runs.append(run)
+        if len(runs) > MAX_PLANNED_RUNS:
+            raise SuiteError(f"{path}: plans over {MAX_PLANNED_RUNS} runs (the bound of a sweep)")
     if loader.max_time_limit_s is not None:  # a budget over every case, included ones too
         cap = loader.max_time_limit_s
         runs = [replace(r, time_limit_s=min(r.time_limit_s or cap, cap)) for r in runs]
@@ -147,6 +149,8 @@ class _Loader:
             doc = tomllib.loads(raw.decode("utf-8-sig"))  # a BOM (some editors write one) is read
         except tomllib.TOMLDecodeError as err:
             raise SuiteError(f"{path}: TOML syntax error: {err}") from None
+        except RecursionError:
+            raise SuiteError(f"{path}: TOML nested too deep to be a suite") from None
         except (OSError, UnicodeDecodeError) as err:
             raise SuiteError(f"{path}: cannot read: {err}") from None
         self.digest.update(raw)
@@ -161,7 +165,9 @@ class _Loader:
             if not isinstance(self.report, bool):
                 raise SuiteError(f"{path}: [suite] report must be true or false")
             cap = head.get("max_time_limit_s")
-            self.max_time_limit_s = _positive_number(f"{path}: [suite]", "max_time_limit_s", cap)
+            self.max_time_limit_s = _limit(
+                f"{path}: [suite]", limits.time_limit, "max_time_limit_s", cap
+            )
             if "jobs" in head:
                 self.jobs = positive_int(f"{path}: [suite]", "jobs", head["jobs"])
         defaults = {**inherited, **{k: head[k] for k in DEFAULTS if k in head}}
@@ -251,10 +257,18 @@ def _expand_case(
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     _check_option_targets(where, case, encodings)
     repeats = positive_int(where, "repeats", case["repeats"])
-    seeds = [checked_int(where, "seeds", s) for s in as_list(case["seeds"])]
+    seeds = [_limit(where, limits.seed, "seeds", s) for s in as_list(case["seeds"])]
     threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]
-    limit = _positive_number(where, "time_limit_s", case["time_limit_s"])
-    memory = _positive_number(where, "memory_limit_mb", case["memory_limit_mb"])
+    limit = _limit(where, limits.time_limit, "time_limit_s", case["time_limit_s"])
+    memory = _limit(where, limits.memory_limit, "memory_limit_mb", case["memory_limit_mb"])
+    if repeats > MAX_REPEATS:
+        raise SuiteError(f"{where}: repeats must be at most {MAX_REPEATS}, got {repeats}")
+    planned = len(specs) * sum(map(len, option_sets.values())) * len(seeds) * len(threads)
+    if planned * repeats > MAX_PLANNED_RUNS:
+        raise SuiteError(
+            f"{where}: plans {planned * repeats} runs, over the bound of {MAX_PLANNED_RUNS}"
+            " (fewer instances, seeds, threads or repeats)"
+        )
     stop = case["stop_at_timeout"]
     if not isinstance(stop, bool):
         raise SuiteError(f"{where}: stop_at_timeout must be true or false, got {stop!r}")
@@ -332,9 +346,11 @@ def _check_option_targets(where: str, case: dict[str, Any], encodings: list[str]
         )
 
 
-def _positive_number(where: str, key: str, value: Any) -> float | None:
+def _limit(where: str, check: Any, key: str, value: Any) -> Any:
+    """A limit or seed checked by ``bench.limits`` (None stays None), as a SuiteError."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise SuiteError(f"{where}: {key} must be a positive number, got {value!r}")
-    return float(value)
+    try:
+        return check(value, key)
+    except UsageError as err:
+        raise SuiteError(f"{where}: {err}") from None

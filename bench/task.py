@@ -16,7 +16,8 @@ from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT
 #: statuses a run may report about itself (``wrong`` is the parent's verdict, never a report)
 REPORTED = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR)
 #: what only the parent measures or decides: never taken from a run's own report
-PARENT_MEASURES = {"verified", "wall_s", "cpu_s", "peak_rss_mb", "made_instance"}
+PARENT_MEASURES = {"verified", "wall_s", "cpu_s", "peak_rss_mb", "raw_maxrss_mb",
+                   "late_answer_s", "made_instance"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -47,8 +48,12 @@ class Measurement:
     build_cpu_s: float | None = None  # CPU of the build alone: steadier than build_s under load
     solve_s: float | None = None
     wall_s: float = 0.0
-    cpu_s: float = 0.0
-    peak_rss_mb: float = 0.0
+    cpu_s: float = 0.0  # over the wall_s window (go to report), see bench.measure
+    peak_rss_mb: float = 0.0  # the run's own peak (bench.procs.Usage), not the parent's image
+    raw_maxrss_mb: float = 0.0  # wait4's ru_maxrss: the forked parent's shared pages included
+    #: an answer (solved/infeasible) that came after the time limit: when it came (wall s);
+    #: the run is then a timeout
+    late_answer_s: float | None = None
     n_vars: int | None = None
     n_constraints: int | None = None
     counters: dict[str, float] = field(default_factory=dict)
@@ -56,6 +61,8 @@ class Measurement:
     unique: bool | None = None  # only with RunTask.check_unique; None: not asked or undecided
     unique_s: float = 0.0
     generate_s: float = 0.0  # time the run spent making its gen: board (not part of wall_s)
+    run_cpu_s: float | None = None  # the child's own figures (bench.procs.Usage.since)
+    own_peak_mb: float | None = None
     #: a ``gen:`` board the run generated itself (not sent over JSON; see ``bench.remote``)
     made_instance: Any = field(default=None, repr=False, compare=False)
 

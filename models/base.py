@@ -32,6 +32,11 @@ STATUSES = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, ERROR, WRONG)
 GAVE_UP_SHARE = 0.5
 
 
+#: largest seed a run may have (what the store's 64-bit integer holds); each solver gets it
+#: mapped into its own range (``models.solvers.solver_seed``)
+MAX_SEED = 2**63 - 1
+
+
 def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bool:
     """Whether a run stopped without an answer well inside its time limit."""
     if status != TIMEOUT or wall_s is None or not time_limit_s or math.isnan(wall_s):

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.base import Encoding, Puzzle, read_instance_file
+from models.base import MAX_SEED, Encoding, Puzzle, read_instance_file
 from models.errors import InstanceError, UsageError
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
@@ -194,7 +194,9 @@ def guess_puzzle(path: str) -> str | None:
 def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
     """Load ``PATH``, ``PATH#N`` (N-th entry of a collection, from 1) or a generator spec.
 
-    Generator specs read ``gen:PUZZLE:ROWSxCOLS:SEED[:key=value,...]``.
+    Generator specs read ``gen:PUZZLE:ROWSxCOLS:SEED[:key=value,...]``. The one home of
+    instance loading: `solve`, sweeps and suites (``bench.suite_instances``) all come
+    through ``read_entries`` and ``load_entry``, so every board meets the size cap.
     """
     if spec.startswith(GENERATED_PREFIX):
         return _generate(spec)
@@ -202,14 +204,7 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
     puzzle = puzzle or guess_puzzle(path)
     if puzzle is None:
         raise UsageError(f"{path}: cannot tell the puzzle from the path; give --puzzle")
-    rules = get_puzzle(puzzle)
-    file = Path(path)
-    if not file.is_file():
-        raise InstanceError(path, "no such file")
-    text = read_instance_file(file, path)
-    if not text.strip():
-        raise InstanceError(path, "empty file")
-    entries = rules.split(text)
+    entries = read_entries(get_puzzle(puzzle), Path(path), path)
     if index_text:
         if not index_text.isdigit() or int(index_text) < 1:
             raise InstanceError(
@@ -223,7 +218,26 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
         if len(entries) != 1:
             raise InstanceError(path, f"holds {len(entries)} puzzles; name one as {path}#N")
         first_line, entry = entries[0]
-    instance = _parse_at(rules, entry, spec, first_line)
+    return load_entry(puzzle, spec, entry, first_line)
+
+
+def read_entries(rules: Puzzle, file: Path, source: str) -> list[tuple[int, str]]:
+    """The puzzles a file holds, each with the line it starts on (InstanceError if none)."""
+    if not file.is_file():
+        raise InstanceError(source, "no such file")
+    text = read_instance_file(file, source)
+    if not text.strip():
+        raise InstanceError(source, "empty file")
+    entries = rules.split(text)
+    if not entries:
+        raise InstanceError(source, "holds no puzzle")
+    return entries
+
+
+def load_entry(puzzle: str, spec: str, text: str, first_line: int = 1) -> LoadedInstance:
+    """Parse one entry of a file (errors name the file's own line) and check its size cap."""
+    rules = get_puzzle(puzzle)
+    instance = _parse_at(rules, text, spec, first_line)
     size = rules.size_of(instance)
     check_size(puzzle, size, spec)
     return LoadedInstance(puzzle, spec, instance, size)
@@ -302,6 +316,8 @@ def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]
         raise UsageError(
             f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]"
         ) from None
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"{spec}: seed must be between 0 and {MAX_SEED} (2^63 - 1), got {seed}")
     if rows < 1 or cols < 1:  # -150x-150 would even pass the cap (22,500 cells)
         raise UsageError(f"{spec}: board size must be at least 1x1, got {rows}x{cols}")
     check_size(rules.name, f"{rows}x{cols}", spec)

@@ -295,6 +295,25 @@ SOLVERS: dict[str, Solver] = {
 }
 
 
+#: largest seed each solver takes (CP-SAT and HiGHS: a 32-bit signed int; CBC gets seed + 1
+#: in a 32-bit int; Z3: unsigned 32-bit); a reference algorithm takes any seed up to MAX_SEED
+SEED_RANGES: dict[str, int] = {
+    "cp-sat": 2**31 - 1,
+    "highs": 2**31 - 1,
+    "cbc": 2**31 - 2,
+    "z3": 2**32 - 1,
+}
+
+
+def solver_seed(solver: str, seed: int) -> int:
+    """The seed a run hands its solver: its own seed when the solver takes it, else the seed
+    mapped into the solver's range (modulo, so every run of a seed gets the same one).
+    The record keeps the run's own seed; ``bench.limits`` refuses seeds outside
+    0..``models.base.MAX_SEED``."""
+    top = SEED_RANGES.get(solver)
+    return seed if top is None or 0 <= seed <= top else seed % (top + 1)
+
+
 def effort_counters(solver: str) -> tuple[str, ...]:
     """The counters that measure a solver's work (empty for an unknown solver)."""
     known = SOLVERS.get(solver)

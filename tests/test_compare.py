@@ -175,11 +175,16 @@ def test_clocks_and_memory_are_never_effort_counters() -> None:
     assert _solve_row(compare_runs(base, cur).table)["verdict"] == "same"
 
 
-def test_a_solver_version_change_is_not_comparable_never_a_regression() -> None:
+def test_a_solver_version_change_makes_work_not_comparable_but_judges_status() -> None:
     base = _runs([("a", "solved", [1.0, 1.0, 1.0])], {"conflicts": 100})
+    slower = _runs([("a", "solved", [1.0, 1.0, 1.0])], {"conflicts": 900},
+                   solver_version="pysat 2.0")  # fmt: skip
+    row = _solve_row(compare_runs(base, slower).table)
+    assert row["verdict"] == "not comparable"  # counters and times of another program
+    assert "pysat 1.0 -> pysat 2.0" in row["reason"]
     cur = _runs([("a", "timeout", [0, 0, 0])], {"conflicts": 900}, solver_version="pysat 2.0")
     row = _solve_row(compare_runs(base, cur).table)
-    assert row["verdict"] == "not comparable"
+    assert row["verdict"] == "regression"  # a status that got worse, whatever the versions
     assert "pysat 1.0 -> pysat 2.0" in row["reason"]
     across = _solve_row(compare_runs(base, cur, across_versions=True).table)
     assert across["verdict"] == "regression"  # asked for: the status change counts

@@ -38,7 +38,7 @@ def test_honest_run_is_verified_and_measured() -> None:
     assert result.n_vars == 25
     assert 0 <= result.build_s <= result.wall_s and 0 <= result.solve_s <= result.wall_s
     assert result.overhead_s is not None and result.overhead_s >= 0
-    assert result.cpu_s >= 0 and result.peak_rss_mb > 0
+    assert result.cpu_s >= 0 and result.peak_rss_mb >= 0 and result.raw_maxrss_mb > 0
 
 
 @pytest.mark.usefixtures("stubs")

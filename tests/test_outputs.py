@@ -185,3 +185,25 @@ def test_finished_sweep_leaves_every_run_in_the_sqlite_file_alone(tmp_path: Path
         assert Path(f"{path}-wal").stat().st_size == 0  # TRUNCATE: the -wal is emptied
     finally:
         reader.close()
+
+
+def test_export_to_standard_output_by_its_proc_link_reaches_the_pipe_or_the_log(
+    stored: Path, tmp_path: Path
+) -> None:
+    """`--out /dev/stdout` is a link to /proc/self/fd/1, whose name resolves to `pipe:[N]` or
+    to the file the shell opened: it is opened as given, never resolved and renamed over. The
+    test makes its own link (the machine's /dev/stdout is never at stake)."""
+    stdout = tmp_path / "stdout"
+    stdout.symlink_to("/proc/self/fd/1")
+    argv = [BENCH, "results", "--format", "csv", "--out", str(stdout), "--store", str(stored)]
+    piped = subprocess.run(argv, capture_output=True, timeout=120, check=False)
+    assert piped.returncode == 0, piped.stderr
+    assert piped.stdout.startswith(b"run_id,") and piped.stdout.count(b"\n") == 3
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n")
+    with log.open("ab") as appended:  # `... --out /dev/stdout >> log.txt`
+        result = subprocess.run(argv, stdout=appended, stderr=subprocess.PIPE, check=False)
+    assert result.returncode == 0, result.stderr
+    assert log.read_text().startswith("kept\nrun_id,")
+    assert stdout.is_symlink() and os.readlink(stdout) == "/proc/self/fd/1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["log.txt", "stdout"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from bench import store
 from tests.conftest import ROOT, main_cli
 from tests.stubs import stub_env
-from tests.test_outputs import bench, one_line_usage_error
+from tests.test_outputs import BENCH, bench, one_line_usage_error
 
 BOARD = (ROOT / "instances/sudoku/small/easy9.txt").read_text()
 
@@ -166,3 +166,39 @@ def _count(path: Path) -> int:
             return conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
     except sqlite3.Error:
         return 0
+
+
+def test_sigterm_while_the_report_is_written_leaves_no_half_file_and_resume_writes_it(
+    tmp_path: Path,
+) -> None:
+    """A real SIGTERM once the first chart is there: the sweep stops (143) with every run
+    stored, no partial file in the report's folder, and the resume writes the report."""
+    board = tmp_path / "board.txt"
+    board.write_text(BOARD)
+    suite = _suite(tmp_path, board, report=True)
+    path = tmp_path / "bench.sqlite"
+    sweep = subprocess.Popen(
+        [BENCH, "run", "--suite", str(suite), "--store", str(path)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list((tmp_path / "reports").glob("*/*.png")):
+            assert time.monotonic() < deadline and sweep.poll() is None, "no chart came"
+            time.sleep(0.01)
+        os.kill(sweep.pid, signal.SIGTERM)
+        assert sweep.wait(60) == 143
+    finally:
+        if sweep.poll() is None:
+            sweep.kill()
+            sweep.wait()
+    run_id = store.resolve_run_id(path, "latest")
+    folder = tmp_path / "reports" / run_id
+    assert not [p.name for p in folder.iterdir() if ".partial" in p.name]
+    assert len(store.load(path)) == 2  # the runs were stored before the report began
+    if not (folder / "report.html").is_file():  # the usual case: stopped among the charts
+        resumed = bench("run", "--resume", run_id, "--store", str(path), cwd=tmp_path)
+        assert resumed.returncode == 0, resumed.stderr
+    assert (folder / "report.html").is_file() and (folder / "report.md").is_file()

@@ -77,6 +77,7 @@ def test_run_ids_latest_and_unknown(tmp_path: Path) -> None:
         for run_id, started in (("a", "2026-01-01"), ("b", "2026-01-02")):
             store.start_sweep(conn, run_id, {"suite": "s", "plan": [], "started_at": started})
             store.insert_run(conn, _record(run_id))
+            store.finish_sweep(conn, run_id, started)
         assert store.sweep(conn, "a")["planned"] == 0
         with pytest.raises(store.UnknownRunError):
             store.sweep(conn, "zzz")

@@ -41,6 +41,7 @@ def _filled_store(path: Path, run_id: str = "r1") -> None:
         store.start_sweep(conn, run_id, {"suite": "s", "plan": [], "started_at": "2026-01-01"})
         store.save_environment(conn, run_id, {"host": "h", "calibration_s": 0.1})
         store.insert_run(conn, _record(run_id))
+        store.finish_sweep(conn, run_id, "2026-01-01T00:01")  # a sweep that ended: `latest`
 
 
 def _read_commands(path: Path) -> list[list[str]]:
@@ -151,11 +152,12 @@ def test_full_disk_stops_the_sweep_cleanly_and_resume_finishes(tmp_path: Path) -
         kept = store.load(path)
         assert 1 <= len(kept) < 40 and (kept["status"] == "solved").all()
         export = folder / "runs.json"
-        shown = run_cli("results", "--format", "json", "--out", str(export), "--store", str(path))
+        run_id = kept["run_id"][0]  # the stopped sweep is no `latest`: named by its id
+        shown = run_cli("results", run_id, "--format", "json", "--out", str(export),
+                        "--store", str(path))  # fmt: skip
         _assert_harness_fault(shown.returncode, shown.stderr, "runs.json")
         assert not export.exists() and not list(folder.glob(".*partial"))
         filler.unlink()  # room again
-        run_id = kept["run_id"][0]
         resumed = run_cli("run", "--resume", run_id, "--store", str(path), env=stub_env())
         assert resumed.returncode == 0, resumed.stderr
         after = store.load(path)

@@ -4,11 +4,17 @@ Each (puzzle, instance, configuration) gives one *solve* row; each (puzzle, conf
 gives one *build* row pooled over its instances. The rules (after BenchExec and asv):
 
 - New and missing cases are listed. An edited instance file is "changed", never compared.
-- Status: ``wrong`` is always a regression; answered -> unanswered is a regression; an
-  unchanged status, two timeouts, or a now-correct answer is not.
-- A different solver version on the two sides makes a case "not comparable" (the versions
-  are printed): its counters and times measure another program. ``across_versions``
-  compares anyway, by time only, with times scaled by the machines' calibration figures.
+- Status (one per case over its repeats: ``stats.instance_status``): ``wrong`` is always a
+  regression; answered -> unanswered is a regression; an unchanged status, two timeouts,
+  or a now-correct answer is not. A status no run can have is "unknown status".
+- A different solver version on the two sides makes a case's counters and times "not
+  comparable" (the versions are printed): they measure another program. Its status is
+  judged all the same: a status that got worse is a regression whatever the versions.
+  ``across_versions`` compares anyway, by time only, with times scaled by the machines'
+  calibration figures.
+- The gate (``gate``) fails on what it cannot see, each with a verdict of its own: an
+  empty or unfinished current sweep, different suites on the two sides, baseline cases
+  missing from the current runs, an unknown status; and on any regression.
 - Solve work is judged by the solver's effort counters where they repeat: declared
   repeatable for the run's settings in the solver table (``models.solvers.SOLVERS``), or
   shown repeatable by at least two repeats with identical values on each side. A counter
@@ -34,13 +40,16 @@ Pure pandas and numpy: no solver is imported.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from bench.analysis.stats import options_dict
+from bench.analysis.stats import instance_status, options_dict
 from bench.analysis.tables import ANSWERED, cpu_recorded, with_config, with_work_times
+from models.base import STATUSES
+from models.errors import UsageError
 from models.solvers import effort_counters, repeatable_counters
 
 KEY = ["puzzle", "instance", "config"]
@@ -70,12 +79,83 @@ BOOTSTRAP_SAMPLES = 2000
 MIN_DRIFT_CONFIGS = 5
 
 
+#: per-case verdicts that fail the gate
+FAILING = ("regression", "missing", "unknown status")
+#: the gate's own verdicts, in the order one is named when several hold
+GATE_VERDICTS = ("empty", "unfinished", "suites differ", "unknown status", "missing",
+                 "regression")  # fmt: skip
+#: the largest threshold accepted (100x): anything above is a typo
+MAX_THRESHOLD = 100.0
+
+
 @dataclass(frozen=True)
 class Verdicts:
     table: pd.DataFrame  # COLUMNS: one row per solve case and per configuration's build
 
     def counts(self) -> dict[str, int]:
         return {k: int(v) for k, v in self.table["verdict"].value_counts().items()}
+
+
+@dataclass(frozen=True)
+class Side:
+    """What the gate must know of one side besides its runs: is it a sweep that finished."""
+
+    label: str
+    runs: pd.DataFrame
+    finished: bool = True
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The gate's decision: ``verdict`` is "pass" or the first of GATE_VERDICTS that holds;
+    ``problems`` says each in one line."""
+
+    verdict: str
+    problems: tuple[str, ...] = ()
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verdict == "pass" else 1
+
+
+def check_threshold(value: float, what: str = "--threshold") -> float:
+    """A threshold must be a finite fraction above 0 (UsageError, exit 2, otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise UsageError(f"{what} must be a number, got {value!r}")
+    if not math.isfinite(value) or not 0 < value <= MAX_THRESHOLD:
+        raise UsageError(
+            f"{what} must be a finite fraction above 0 and at most {MAX_THRESHOLD:g}"
+            f" (0.1 = 10%), got {value!r}"
+        )
+    return float(value)
+
+
+def gate(base: Side, cur: Side, verdicts: Verdicts) -> Gate:
+    """Pass only when the current runs show every baseline case and nothing got worse."""
+    found: dict[str, str] = {}
+    if cur.runs.empty:
+        found["empty"] = f"{cur.label}: no runs to compare (an empty sweep)"
+    if not cur.finished:
+        found["unfinished"] = f"{cur.label}: the sweep did not finish"
+    suites = [_suites(side.runs) for side in (base, cur)]
+    if all(suites) and suites[0] != suites[1]:
+        found["suites differ"] = (
+            f"suites differ: {', '.join(sorted(suites[0]))} -> {', '.join(sorted(suites[1]))}"
+        )
+    counts = verdicts.counts()
+    for verdict in FAILING:
+        if counts.get(verdict):
+            found[verdict] = f"{counts[verdict]} case(s) {verdict}"
+    for verdict in GATE_VERDICTS:
+        if verdict in found:
+            return Gate(verdict, tuple(found[v] for v in GATE_VERDICTS if v in found))
+    return Gate("pass")
+
+
+def _suites(runs: pd.DataFrame) -> set[str]:
+    if "suite" not in runs:
+        return set()
+    return {str(s) for s in runs["suite"].dropna() if str(s)}
 
 
 def compare_runs(
@@ -92,6 +172,8 @@ def compare_runs(
     ``calibration`` = (baseline, current) figures scale times from two machines;
     ``times_comparable=False`` says the machines differ and no scaling was asked for.
     """
+    threshold = check_threshold(threshold, "--threshold")
+    time_threshold = check_threshold(time_threshold, "--time-threshold")
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
     rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
     (base_build, base_solve), (cur_build, cur_solve) = map(cpu_recorded, (baseline, current))
@@ -131,9 +213,10 @@ def _machine_drift(builds: list[dict]) -> float:
 
 
 def _status(group: pd.DataFrame) -> str:
-    if (group["status"] == "wrong").any():
-        return "wrong"
-    return str(group["status"].mode().iloc[0])
+    """The case's status over its repeats (``stats.instance_status``); a status no run can
+    have (a hand-edited baseline) is named as it is, never voted away."""
+    unknown = sorted({str(s) for s in group["status"]} - set(STATUSES))
+    return unknown[0] if unknown else instance_status(group["status"])
 
 
 def _values(group: pd.DataFrame, column: str) -> set[str]:
@@ -151,6 +234,10 @@ class _Rules:
     def solve(self, base: pd.DataFrame, cur: pd.DataFrame, rng) -> dict:
         b_status, c_status = _status(base), _status(cur)
         out = {"base_status": b_status, "cur_status": c_status}
+        unknown = [s for s in (b_status, c_status) if s not in STATUSES]
+        if unknown:
+            return {**out, "verdict": "unknown status",
+                    "reason": f"status {unknown[0]!r} is none of {', '.join(STATUSES)}"}  # fmt: skip
         hashes = _values(base, "instance_hash"), _values(cur, "instance_hash")
         if hashes[0] and hashes[1] and hashes[0] != hashes[1]:
             return {**out, "verdict": "changed", "reason": "instance file changed: not comparable"}
@@ -158,11 +245,9 @@ class _Rules:
             return {**out, "verdict": "regression", "reason": "answer now wrong"}
         versions = _values(base, "solver_version"), _values(cur, "solver_version")
         other_version = versions[0] != versions[1] and all(versions)
-        if other_version and not self.across_versions:
-            change = f"{', '.join(sorted(versions[0]))} -> {', '.join(sorted(versions[1]))}"
-            return {**out, "verdict": "not comparable", "reason": f"solver version {change}"}
-        note = _edit_note(base, cur)
-        if b_status in ANSWERED and c_status not in ANSWERED:
+        change = f"{', '.join(sorted(versions[0]))} -> {', '.join(sorted(versions[1]))}"
+        note = _edit_note(base, cur) + (f" (solver version {change})" if other_version else "")
+        if b_status in ANSWERED and c_status not in ANSWERED:  # whatever the versions
             return {**out, "verdict": "regression", "reason": f"{b_status} -> {c_status}{note}"}
         if b_status not in ANSWERED and c_status in ANSWERED:
             return {**out, "verdict": "improvement", "reason": f"{b_status} -> {c_status}{note}"}
@@ -170,7 +255,9 @@ class _Rules:
             return {**out, "verdict": "changed", "reason": f"{b_status} -> {c_status}{note}"}
         if b_status not in ANSWERED:
             return {**out, "verdict": "same", "reason": f"{b_status} both"}
-        if not other_version:
+        if other_version and not self.across_versions:
+            return {**out, "verdict": "not comparable", "reason": f"solver version {change}"}
+        if not other_version:  # across versions: by time only
             judged = self._by_counters(base, cur)
             if judged is not None:
                 return {**out, **judged, "reason": judged["reason"] + note}

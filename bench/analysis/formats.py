@@ -7,6 +7,8 @@ jinja2 and tabulate, and a paper wants booktabs rules and escaped underscores an
 from __future__ import annotations
 
 import math
+import sys
+from typing import Any
 
 import pandas as pd
 
@@ -71,3 +73,19 @@ def latex_table(table: pd.DataFrame, caption: str = "", label: str = "") -> str:
         lines.append(rf"\label{{{label}}}")
     lines.append(r"\end{table}")
     return "\n".join(lines) + "\n"
+
+
+#: width of a table written to a pipe or a file: wide enough that no cell is ever cut
+PIPE_WIDTH = 100_000
+
+
+def fitting_console(file: Any = None) -> Any:
+    """A rich Console that fits where its output goes: the terminal's width on a terminal;
+    to a pipe or a file (CI logs) a width no table reaches, so no column is cut at 80
+    characters and every verdict line stays whole."""
+    from rich.console import Console
+
+    console = Console(file=file or sys.stdout)
+    if console.is_terminal:
+        return console
+    return Console(file=file or sys.stdout, width=PIPE_WIDTH, no_color=True)

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from bench.analysis.stats import instance_status
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
 
@@ -55,7 +56,6 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     rows = []
     for (label, commit), group in data.groupby(["case_label", "commit"], sort=False):
         counter, value = _main_counter(group)
-        statuses = group["status"].value_counts()
         rows.append(
             {
                 "case": label,
@@ -64,7 +64,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
                 "first_run": str(group["started_at"].min()),
                 "sweeps": int(group["run_id"].nunique()),
                 "runs": len(group),
-                "status": "wrong" if "wrong" in statuses else str(statuses.index[0]),
+                "status": instance_status(group["status"]),  # the one rule (stats)
                 "build_s": float(group["build_t"].median()),
                 "solve_s": float(group["solve_t"].median()),
                 "counter": counter,

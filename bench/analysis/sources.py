@@ -8,6 +8,7 @@ be committed as a file and compared with a fresh run anywhere.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ class Runs:
     label: str
     runs: pd.DataFrame
     environments: dict[str, dict[str, Any]]
+    #: '' or one line saying the sweep did not finish (``store.SweepState.problem``)
+    note: str = ""
 
 
 def load_source(text: str, store_path: str | Path) -> Runs:
@@ -39,7 +42,13 @@ def load_source(text: str, store_path: str | Path) -> Runs:
     if named.is_file():
         return _from_file(named)
     run_id = store.resolve_run_id(store_path, text)
-    return Runs(run_id, store.load(store_path, run_id), store.environments(store_path, [run_id]))
+    state = store.sweep_states(store_path)[run_id]
+    return Runs(
+        run_id,
+        store.load(store_path, run_id),
+        store.environments(store_path, [run_id]),
+        state.problem(),
+    )
 
 
 def load_runs(
@@ -48,6 +57,11 @@ def load_runs(
     """The named sources and their runs merged, each with its runs not run (``with_not_run``);
     only ``puzzle``'s when given, which is bad input when no run has it."""
     sources = [load_source(text, store_path) for text in texts]
+    for source in sources:  # a sweep that ended with no run, or did not finish, says so
+        if source.runs.empty:
+            raise UsageError(source.note or f"{source.label}: holds no runs")
+        if source.note:
+            print(f"note: {source.note}", file=sys.stderr)
     runs = pd.concat([with_not_run(s, store_path) for s in sources], ignore_index=True)
     if puzzle and puzzle not in set(runs["puzzle"]):
         known = ", ".join(sorted(set(runs["puzzle"])))

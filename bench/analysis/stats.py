@@ -59,7 +59,8 @@ def status_counts(runs: pd.DataFrame, by: Sequence[str] = DEFAULT_GROUP) -> pd.D
 
 
 def instance_status(statuses: pd.Series) -> str:
-    """The outcome of one configuration on one instance over its repeats and seeds.
+    """The outcome of one configuration on one instance over its repeats and seeds: the one
+    rule that reports, `compare` and `history` all use.
 
     Answered when most repeats answered (the most common answer wins); otherwise the most
     common failure. ``wrong`` anywhere wins, because one wrong answer is never outvoted.

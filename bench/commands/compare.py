@@ -6,25 +6,36 @@ repeatable effort counters where they repeat, else by CPU time; the build is alw
 judged by CPU time, pooled over each configuration's instances. A time is flagged only
 when its whole 95 % bootstrap interval lies beyond the time threshold. A solver version
 or machine change makes cases "not comparable" unless --across-versions is given.
-Exit codes: 0 no regression, 1 a regression, 2 bad input, 3 the harness failed.
+The gate fails (exit 1, with a verdict of its own) on what it cannot see as well: an empty
+or unfinished current sweep, different suites, baseline cases missing from the current
+runs, a status no run can have. Exit codes: 0 the gate passes, 1 a regression or one of
+those, 2 bad input (a threshold that is not a finite fraction above 0), 3 the harness failed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 import pandas as pd
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, machine
-from bench.analysis.formats import markdown_table, missing
+from bench.analysis.compare import (
+    COUNTER_THRESHOLD,
+    TIME_THRESHOLD,
+    Gate,
+    Side,
+    check_threshold,
+    compare_runs,
+    gate,
+    machine,
+)
+from bench.analysis.formats import fitting_console, markdown_table, missing
 from bench.analysis.sources import Runs, calibration, load_source
 from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
+from models.errors import UsageError
 
 FORMATS = ("table", "md", "json")
 
@@ -53,7 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
+    check_threshold(args.threshold, "--threshold")
+    check_threshold(args.time_threshold, "--time-threshold")
     base, cur = load_source(args.baseline, args.store), load_source(args.current, args.store)
+    if base.runs.empty:
+        raise UsageError(
+            f"{base.label}: the baseline holds no runs: nothing to hold the current to"
+        )
     notes, scale, comparable = _machines(base, cur, args.across_versions)
     verdicts = compare_runs(
         base.runs,
@@ -65,6 +82,8 @@ def main(args: argparse.Namespace) -> int:
         across_versions=args.across_versions,
     )
     notes += _version_notes(base.runs, cur.runs)
+    decision = gate(Side(base.label, base.runs), Side(cur.label, cur.runs, not cur.note), verdicts)
+    notes += [n for n in (base.note,) if n]
     title = (
         f"{base.label} -> {cur.label} (counters {args.threshold:.0%}, "
         f"times {args.time_threshold:.0%})"
@@ -74,18 +93,19 @@ def main(args: argparse.Namespace) -> int:
     if args.format == "json":
         text = json.dumps(
             {"baseline": base.label, "current": cur.label, "notes": notes, "counts": counts,
+             "gate": decision.verdict, "problems": list(decision.problems),
              "verdicts": json.loads(shown.to_json(orient="records"))},
             indent=1,
         )  # fmt: skip
     else:
-        text = _markdown(title, notes, counts, shown)
+        text = _markdown(title, notes, counts, shown, decision)
     if args.format == "table":
-        _print_table(title, notes, counts, shown)
+        _print_table(title, notes, counts, shown, decision)
     else:
         print(text)
     if args.out:
         write_output(args.out, lambda tmp: tmp.write_text(text + "\n", encoding="utf-8"))
-    return 1 if counts.get("regression", 0) else 0
+    return decision.exit_code
 
 
 def _machines(base: Runs, cur: Runs, across: bool):
@@ -128,8 +148,10 @@ HEADERS = ["puzzle", "instance", "config", "aspect", "status", "base -> cur", "r
            "verdict", "reason"]  # fmt: skip
 
 
-def _markdown(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> str:
-    lines = [f"### bench compare: {title}", "", _counts_line(counts), ""]
+def _markdown(
+    title: str, notes: list[str], counts: dict, shown: pd.DataFrame, decision: Gate
+) -> str:
+    lines = [f"### bench compare: {title}", "", _gate_line(decision), "", _counts_line(counts), ""]
     lines += [f"- {n}" for n in notes] + ([""] if notes else [])
     if len(shown):
         cells = [_cells(row) for row in shown.itertuples()]
@@ -139,8 +161,10 @@ def _markdown(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -
     return "\n".join(lines)
 
 
-def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame) -> None:
-    console = Console(file=sys.stdout)
+def _print_table(
+    title: str, notes: list[str], counts: dict, shown: pd.DataFrame, decision: Gate
+) -> None:
+    console = fitting_console()
     for note in notes:
         console.print(note)
     table = Table(title=title)
@@ -153,7 +177,15 @@ def _print_table(title: str, notes: list[str], counts: dict, shown: pd.DataFrame
         cells[7] = f"[{style}]{cells[7]}[/]" if style else cells[7]
         table.add_row(*cells)
     console.print(table)
-    console.print(_counts_line(counts))
+    console.print(_counts_line(counts), highlight=False)
+    console.print(_gate_line(decision), highlight=False, markup=False)
+
+
+def _gate_line(decision: Gate) -> str:
+    """The gate's verdict in one line: what CI shows first."""
+    if decision.verdict == "pass":
+        return "gate: pass"
+    return f"gate: FAIL ({decision.verdict}): " + "; ".join(decision.problems)
 
 
 def _counts_line(counts: dict) -> str:

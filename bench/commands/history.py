@@ -14,11 +14,10 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-from rich.console import Console
 from rich.table import Table
 
 from bench import store
-from bench.analysis.formats import markdown_table
+from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.history import per_commit, trend_chart
 from bench.outputs import write_output
 from models.errors import UsageError
@@ -43,6 +42,12 @@ def main(args: argparse.Namespace) -> int:
     if not Path(args.store).is_file():
         raise UsageError(f"{args.store}: no results store here yet")
     runs = store.load(args.store, with_environment=True)
+    unusable = [s for s in store.sweep_states(args.store).values() if not s.usable]
+    if unusable:  # a failed, killed or empty sweep is no point of the history
+        runs = runs[~runs["run_id"].isin({s.run_id for s in unusable})]
+        ids = ", ".join(s.run_id for s in unusable)
+        print(f"note: left out {len(unusable)} sweep(s) that did not finish with runs: {ids}",
+              file=sys.stderr)  # fmt: skip
     if args.suite:
         runs = runs[runs["suite"] == args.suite]
     table = per_commit(runs, args.case)
@@ -65,7 +70,7 @@ def main(args: argparse.Namespace) -> int:
         out.add_column(commit, justify="right")
     for case, row in wide.iterrows():
         out.add_row(case, *row)
-    Console().print(out)
+    fitting_console().print(out)
     return 0
 
 

@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from rich.console import Console
 from rich.table import Table
 
+from bench.analysis.formats import fitting_console
 from bench.environment import solver_version
 from bench.suites_dir import suite_names
 from models import registry
@@ -56,7 +56,7 @@ def main(args: argparse.Namespace) -> int:
                 f"{k}: {'|'.join(map(str, v))}" for k, v in cls.option_choices.items()
             )
             out.add_row(puzzle, name, kind, solver_version(cls), options)
-    console = Console()
+    console = fitting_console()
     console.print(out)
     console.print("suites: " + ", ".join(suite_names()))
     return 0

@@ -7,6 +7,7 @@ two machines or two commits can be set side by side.
 from __future__ import annotations
 
 import argparse
+import signal
 from pathlib import Path
 
 from bench.analysis.sources import load_runs
@@ -27,6 +28,15 @@ def main(args: argparse.Namespace) -> int:
     sources, runs = load_runs(args.runs, args.store)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
     out = Path(args.out) if args.out else REPORTS_DIR / "+".join(s.label for s in sources)
-    html = write_report(runs, out, environments)
+    # SIGTERM unwinds like Ctrl-C: the file being written is removed, never left half-written
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        html = write_report(runs, out, environments)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print(f"report written: {out / 'report.md'} and {html}")
     return 0
+
+
+def _terminate(signum, frame) -> None:
+    raise SystemExit(128 + signum)

@@ -30,11 +30,18 @@ import sys
 import time
 from pathlib import Path
 
-from rich.console import Console
-
-from bench import environment, execute, lost, measure, skips, store, suites
-from bench.commands.solve import add_max_cells, apply_max_cells
-from bench.plan import PlannedRun, check_unchanged, instance_hashes, narrow, run_key
+from bench import environment, execute, limits, lost, measure, skips, store, suites
+from bench.analysis.formats import fitting_console
+from bench.commands.solve import add_max_cells, apply_max_cells, default_memory_limit_mb
+from bench.plan import (
+    MAX_REPEATS,
+    PlannedRun,
+    check_unchanged,
+    instance_hashes,
+    narrow,
+    run_key,
+    with_memory_limit,
+)
 from bench.progress import SweepProgress, problems, summary_table
 from models.base import ERROR, WRONG
 from models.errors import UnknownRunError, UsageError
@@ -48,6 +55,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--repeat", type=int, metavar="N", help="repeats per run (overrides the suite)"
     )
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides)")
+    parser.add_argument(
+        "--memory-limit",
+        type=float,
+        metavar="MB",
+        help="MB each run may allocate (overrides the suite; default: as the suite says, else"
+        " `solve`'s default divided among the --jobs runs at once)",
+    )
     parser.add_argument(
         "--jobs",
         type=int,
@@ -104,8 +118,12 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError("--time-limit must be positive")
+    if args.time_limit is not None:
+        args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
+    if args.memory_limit is not None:
+        args.memory_limit = limits.memory_limit(args.memory_limit, "--memory-limit")
+    if args.repeat is not None and args.repeat > MAX_REPEATS:
+        raise UsageError(f"--repeat must be at most {MAX_REPEATS}, got {args.repeat}")
     if args.executor is None:
         args.executor = "dask" if args.scheduler else "local"
     if args.scheduler and args.executor != "dask":
@@ -116,11 +134,16 @@ def main(args: argparse.Namespace) -> int:
             " anyone who reaches it can run code): prefer tls:// or an SSH tunnel",
             file=sys.stderr,
         )
-    console = Console()
-    if not console.is_terminal:
-        console = Console(width=160)  # logs and pipes: no wrapping of the summary table
+    console = fitting_console()  # logs and pipes: no cut of the summary table
     if args.resume:
-        if args.puzzle or args.encoding or args.repeat or args.time_limit or args.all_sizes:
+        if (
+            args.puzzle
+            or args.encoding
+            or args.repeat
+            or args.time_limit
+            or args.memory_limit
+            or args.all_sizes
+        ):
             raise UsageError("--resume runs the stored plan: leave out the filters")
         if not Path(args.store).is_file():
             raise UnknownRunError(f"{args.store}: no results store here to resume from")
@@ -149,6 +172,7 @@ def main(args: argparse.Namespace) -> int:
     if not plan:
         raise UsageError(f"suite {suite.name}: no run matches the filters given")
     args.jobs = args.jobs or suite.jobs or default_jobs()
+    plan = with_memory_limit(plan, args.memory_limit, default_memory_limit_mb() / args.jobs)
     wanted = suite.report if args.report is None else args.report
     run_id = execute.new_run_id()
     _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
@@ -299,8 +323,8 @@ def _sweep_row(suite: suites.Suite, plan: list[PlannedRun], args, report: bool) 
 
 
 #: command-line arguments stored with the sweep
-ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "jobs", "executor",
-                  "pin", "all_sizes")  # fmt: skip
+ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "memory_limit", "jobs",
+                  "executor", "pin", "all_sizes")  # fmt: skip
 
 
 def _warm(plan: list[PlannedRun], stored: dict | None = None) -> dict:

@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import Any
 
-from bench import lost
+from bench import limits, lost
 from bench.environment import solver_version
 from bench.measure import run_isolated
 from bench.outputs import check_output, write_output
@@ -32,7 +32,8 @@ from models.errors import HarnessError, UsageError
 #: the record fields ``solve --json`` prints (the contract's), plus ``model_size``
 SOLVE_JSON_FIELDS = ("puzzle", "instance", "encoding", "options", "solver", "solver_version",
                      "status", "verified", "solution", "build_s", "solve_s", "wall_s", "cpu_s",
-                     "peak_rss_mb", "counters", "error", "time_limit_s", "memory_limit_mb")  # fmt: skip
+                     "peak_rss_mb", "raw_maxrss_mb", "late_answer_s", "counters", "error",
+                     "time_limit_s", "memory_limit_mb")  # fmt: skip
 DEFAULT_TIME_LIMIT_S = 300.0
 DEFAULT_MEMORY_LIMIT_MB = 4096.0
 
@@ -120,12 +121,11 @@ def default_memory_limit_mb() -> float:
 
 def main(args: argparse.Namespace) -> int:
     apply_max_cells(args.max_cells)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError("--time-limit must be positive")
+    args.time_limit = limits.time_limit(args.time_limit, "--time-limit")
     if args.memory_limit is None:
         args.memory_limit = default_memory_limit_mb()
-    elif not args.memory_limit > 0:
-        raise UsageError("--memory-limit must be positive")
+    args.memory_limit = limits.memory_limit(args.memory_limit, "--memory-limit")
+    args.seed = limits.seed(args.seed, "--seed")
     if args.draw:
         check_output(args.draw)  # a folder named as the picture: refused before the run
     if args.instance.startswith(registry.GENERATED_PREFIX):  # made by the run, not here

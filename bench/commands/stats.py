@@ -12,12 +12,11 @@ import argparse
 import json
 import sys
 
-from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis import paired
-from bench.analysis.formats import markdown_table
+from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.sources import load_runs
 from bench.analysis.tables import per_instance, with_config
 from bench.store_layout import DEFAULT_STORE
@@ -57,7 +56,7 @@ def main(args: argparse.Namespace) -> int:
     if args.format == "md":
         sys.stdout.write(markdown_table(text) + "\n\n" + paired.method_text() + "\n")
         return 0
-    console = Console(width=None if Console().is_terminal else 160)
+    console = fitting_console()
     for puzzle, group in text.groupby("puzzle", sort=True):
         table = Table(title=escape(f"{puzzle}: paired comparison, A against B"))
         for column in group.columns[1:]:

@@ -180,3 +180,30 @@ class Where(_Stub):
         outcome = self._honest()
         outcome.counters.update(counters)
         return outcome
+
+
+class Late(_Stub):
+    """Answers honestly, but only ``late`` seconds after its time limit (within the kill
+    grace): an answer that came too late must be a timeout, whatever the solver family."""
+
+    name = "stub-late"
+    option_choices: ClassVar = {"late": (0.4,)}
+
+    def solve(self, limits: Limits) -> Outcome:
+        time.sleep((limits.time_limit_s or 0.0) + self.option("late"))
+        return self._honest()
+
+
+class Allocator(_Stub):
+    """Holds ``mb`` megabytes of its own (touched) while it solves: its own peak memory."""
+
+    name = "stub-alloc"
+    option_choices: ClassVar = {"mb": (0, 80)}
+
+    def solve(self, limits: Limits) -> Outcome:
+        held = bytearray(self.option("mb") << 20)
+        for i in range(0, len(held), 4096):
+            held[i] = 1
+        outcome = self._honest()
+        del held
+        return outcome
