@@ -55,7 +55,7 @@ puzzle's own verifier and stored in results/bench.sqlite."""
 EXAMPLES = (
     ("list", "puzzles, encodings and suites"),
     ("solve instances/numberlink/numberlink01.txt --encoding circuit-cpsat", "one measured run"),
-    ("run --suite quick", "every encoding on tiny boards (< 2 min)"),
+    ("run --suite quick", "every encoding on tiny boards"),
     ("run --suite all", "the main job, then its report"),
     ("results latest --format csv --out runs.csv", "export the latest sweep"),
     ("report latest", "Markdown + HTML report with charts"),

@@ -9,19 +9,22 @@ import json
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
+from models.registry import cells_of
+
 
 @dataclass
 class RunRecord:
     """One run: one encoding on one instance with one seed, thread count and repeat."""
 
     run_id: str = ""
-    started_at: str = ""  # ISO-8601 UTC, when this single run started
+    started_at: str = ""  # ISO-8601 UTC, when this single run started (a datetime once loaded)
     suite: str = ""
     case: str = ""  # the suite case that planned the run
     puzzle: str = ""
     instance: str = ""  # PATH, PATH#N or gen:... spec
     instance_hash: str = ""  # hash of the instance's canonical text (catches edited files)
-    size: str = ""
+    size: str = ""  # ROWSxCOLS
+    cells: int | None = None  # rows x cols, filled in from size: filter and plot by a number
     encoding: str = ""
     options: dict[str, Any] = field(default_factory=dict)  # per-encoding solver options
     solver: str = ""
@@ -68,6 +71,8 @@ class RunRecord:
                 {f.name: getattr(part, f.name) for f in fields(part) if f.name in FIELD_NAMES}
             )
         values.update(fields_)
+        if values.get("cells") is None and values.get("size"):
+            values["cells"] = cells_of(values["size"])
         values["options"] = dict(values.get("options") or {})
         values["counters"] = dict(values.get("counters") or {})
         return cls(**values)

@@ -28,18 +28,10 @@ from collections.abc import Iterable
 
 from bench.plan import PlannedRun
 from models.base import MEMOUT, TIMEOUT, gave_up
+from models.registry import cells_of
 
 #: statuses that end a configuration's size sweep
 LIMIT_HIT = (TIMEOUT, MEMOUT)
-
-
-def cells(size: str | None) -> int | None:
-    """Board cells of a ``ROWSxCOLS`` size; None when the size has no such form."""
-    try:
-        rows, cols = (int(x) for x in str(size).lower().split("x"))
-    except ValueError:
-        return None
-    return rows * cols
 
 
 def config_key(run: PlannedRun) -> tuple:
@@ -64,7 +56,7 @@ class SizeGate:
     def _cells(self, run: PlannedRun) -> int | None:
         if not run.stop_at_timeout:
             return None
-        return cells(self._sizes.get((run.puzzle, run.instance)))
+        return cells_of(self._sizes.get((run.puzzle, run.instance)))
 
     def finished(
         self, run: PlannedRun, status: str, started: bool = True, wall_s: float | None = None

@@ -20,6 +20,7 @@ import pandas as pd
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
 from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
 from models.errors import UnknownRunError
+from models.registry import cells_of
 
 #: the longest a sweep's runs stay only in the ``-wal`` file (see _checkpoint_now_and_then)
 CHECKPOINT_EVERY_S = 5.0
@@ -230,9 +231,12 @@ def load(
     elif run_ids is not None:
         run_ids = [resolve_run_id(store_path, r) for r in run_ids]
     if not Path(store_path).is_file():
-        return pd.DataFrame(columns=list(FIELD_NAMES))
-    select = ", ".join(f'"{n}"' for n in FIELD_NAMES)
+        return tidy(pd.DataFrame(columns=list(FIELD_NAMES)))
     with connect(store_path, readonly=True) as conn:
+        # a field added since the store was written reads as NULL (a quoted name SQLite does
+        # not know is a string literal: the column would hold its own name)
+        present = {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
+        select = ", ".join(f'"{n}"' if n in present else f'NULL AS "{n}"' for n in FIELD_NAMES)
         if run_ids is None:
             cursor = conn.execute(f"SELECT {select} FROM runs ORDER BY row_id")
         else:
@@ -242,11 +246,9 @@ def load(
                 list(run_ids),
             )
         rows = cursor.fetchall()
-    frame = pd.DataFrame(rows, columns=list(FIELD_NAMES))
-    frame["verified"] = frame["verified"].astype(bool)
-    if not json_text:
-        for name in JSON_FIELDS:
-            frame[name] = [json.loads(v) if isinstance(v, str) else None for v in frame[name]]
+    frame = tidy(pd.DataFrame(rows, columns=list(FIELD_NAMES)))
+    if json_text:
+        frame = as_json_text(frame)
     if flatten_counters:
         frame = flatten(frame)
     if with_environment:
@@ -256,6 +258,62 @@ def load(
         for key in keys:
             frame[f"env_{key}"] = [flat.get(r, {}).get(key) for r in frame["run_id"]]
     return frame
+
+
+def tidy(frame: pd.DataFrame) -> pd.DataFrame:
+    """The one shape of runs, from a store or an exported file alike: every RunRecord field in
+    the record's order (later columns kept after them), ``started_at`` as UTC datetimes,
+    ``cells`` as a number (filled in from ``size`` for runs stored before it was a field),
+    ``verified`` as bool, and options, counters and solution as dicts (a run's ``options``:
+    every option of its encoding with the value used, defaults filled in)."""
+    frame = frame.copy()
+    for name in FIELD_NAMES:
+        if name not in frame:
+            frame[name] = None
+    for name in JSON_FIELDS:
+        frame[name] = [_decoded(v) for v in frame[name]]
+    frame["verified"] = frame["verified"].fillna(False).astype(bool)
+    frame["started_at"] = pd.to_datetime(
+        frame["started_at"].replace("", None), utc=True, format="ISO8601", errors="coerce"
+    )
+    frame["cells"] = pd.array(
+        [
+            cells_of(s) if pd.isna(c) else int(c)
+            for c, s in zip(frame["cells"], frame["size"], strict=True)
+        ],
+        dtype="Int64",
+    )
+    extra = [c for c in frame.columns if c not in FIELD_NAMES]
+    return frame[[*FIELD_NAMES, *extra]]
+
+
+def as_json_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """Options, counters and solution as JSON text (hashable; what CSV and Parquet hold)."""
+    frame = frame.copy()
+    for name in JSON_FIELDS:
+        frame[name] = [None if v is None else json.dumps(v, sort_keys=True) for v in frame[name]]
+    return frame
+
+
+def counters_long(frame: pd.DataFrame) -> pd.DataFrame:
+    """The counters as a long table: one row per run and counter, beside the run's key and
+    solver, so one filter (``counter == "conflicts"``) or one pivot picks what a user wants
+    without a column per counter of every solver."""
+    key = ["run_id", *KEY_FIELDS, "solver"]
+    rows = [
+        [*(row[k] for k in key), name, value]
+        for _, row in frame.iterrows()
+        for name, value in sorted((row["counters"] or {}).items())
+    ]
+    out = pd.DataFrame(rows, columns=[*key, "counter", "value"])
+    out["options"] = [json.dumps(o, sort_keys=True) for o in out["options"]]
+    return out
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return json.loads(value) if value else None
+    return None if isinstance(value, float) and pd.isna(value) else value
 
 
 def flatten(frame: pd.DataFrame) -> pd.DataFrame:

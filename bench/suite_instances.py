@@ -138,12 +138,9 @@ def _generated(where: str, puzzle: str, sweep: Any) -> list[str]:
 def _size(where: str, size: Any) -> tuple[int, int]:
     if isinstance(size, int) and size > 0:
         return size, size
-    try:
-        rows, cols = (int(x) for x in str(size).lower().split("x"))
-        if rows > 0 and cols > 0:
-            return rows, cols
-    except ValueError:
-        pass
+    rows, cols = registry.rows_cols(size) or (0, 0)
+    if rows > 0 and cols > 0:
+        return rows, cols
     raise SuiteError(f"{where}: generate size {size!r} must read ROWSxCOLS (or one number)")
 
 

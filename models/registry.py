@@ -19,6 +19,7 @@ import inspect
 import os
 import pkgutil
 import re
+import types
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -67,7 +68,9 @@ def _encoding_classes(module_name: str) -> tuple[type[Encoding], ...]:
     return tuple(
         cls
         for _, cls in inspect.getmembers(module, inspect.isclass)
-        if issubclass(cls, Encoding)
+        # Python 3.10 takes an alias such as ``Cell = tuple[int, int]`` for a class
+        if not isinstance(cls, types.GenericAlias)
+        and issubclass(cls, Encoding)
         and not inspect.isabstract(cls)
         and cls.__module__ == module.__name__
     )
@@ -253,13 +256,25 @@ def max_cells(puzzle: str) -> int:
     return get_puzzle(puzzle).max_cells
 
 
+def rows_cols(size: object) -> tuple[int, int] | None:
+    """``ROWSxCOLS`` (any case) as two numbers; None for any other label."""
+    try:
+        rows, cols = (int(x) for x in str(size).lower().split("x"))
+    except ValueError:
+        return None
+    return rows, cols
+
+
+def cells_of(size: object) -> int | None:
+    """The cells of a ``ROWSxCOLS`` size label (None for any other label)."""
+    found = rows_cols(size)
+    return None if found is None else found[0] * found[1]
+
+
 def check_size(puzzle: str, size: str, source: str) -> None:
     """Refuse a board over its puzzle's cap (bad input, exit 2) before anything is built."""
-    try:
-        cells = 1
-        for part in size.lower().split("x"):
-            cells *= int(part)
-    except ValueError:
+    cells = cells_of(size)
+    if cells is None:
         return  # a size label that is not ROWSxCOLS: nothing to check
     cap = max_cells(puzzle)
     if cells > cap:
@@ -304,8 +319,11 @@ def parse_generated_spec(spec: str) -> tuple[str, int, int, int, dict[str, Any]]
         raise UsageError(f"{spec}: generator spec must read gen:PUZZLE:ROWSxCOLS:SEED[:k=v,...]")
     puzzle, size, seed_text = parts[:3]
     rules = get_puzzle(puzzle)
+    shape = rows_cols(size)
     try:
-        rows, cols = (int(x) for x in size.lower().split("x"))
+        if shape is None:
+            raise ValueError(size)
+        rows, cols = shape
         seed = int(seed_text)
         params = {}
         if len(parts) == 4 and parts[3]:

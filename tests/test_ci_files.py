@@ -49,3 +49,20 @@ def test_the_committed_baseline_holds_the_ci_suite() -> None:
     assert not [r for r in runs if r["status"] in ("wrong", "error")]
     (environment,) = doc["environments"].values()
     assert environment["git_commit"] and environment["calibration_s"] > 0
+
+
+def test_ci_covers_the_promised_python_range_and_the_lower_bounds() -> None:
+    """The lowest Python pyproject.toml promises runs with the lowest versions it allows,
+    and a newer Python than the pinned job's runs with the newest."""
+    text = (ROOT / "pyproject.toml").read_text()
+    lowest = re.search(r'requires-python = ">=(3\.\d+)"', text).group(1)
+    workflow = yaml.safe_load((ROOT / ".github/workflows/bench.yml").read_text())
+    pinned = workflow["jobs"]["gate"]["steps"][1]["with"]["python-version"]
+    matrix = workflow["jobs"]["python-range"]["strategy"]["matrix"]["include"]
+    runs = {(m["python"], m["resolution"]) for m in matrix}
+    assert (lowest, "lowest-direct") in runs
+    newest = max((tuple(map(int, p.split("."))) for p, r in runs if r == "highest"), default=())
+    assert newest > tuple(map(int, pinned.split(".")))
+    steps = workflow["jobs"]["python-range"]["steps"]
+    assert any("--resolution ${{ matrix.resolution }}" in str(s.get("run")) for s in steps)
+    assert any("pytest -q" in str(s.get("run")) for s in steps)

@@ -125,3 +125,10 @@ def test_encodings_are_found_in_one_place_plugins_included() -> None:
 def test_the_pysat_time_limit_loop_is_written_once() -> None:
     homes = [_rel(p) for p in CODE if "solve_limited(" in p.read_text(encoding="utf-8")]
     assert homes == ["models/solvers.py"]
+
+
+def test_a_size_label_is_read_as_cells_in_one_place() -> None:
+    """registry.cells_of reads ``ROWSxCOLS``; the size cap, the record and the charts use it."""
+    splitting = re.compile(r"""\.split\(["']x["']\)""")
+    homes = [_rel(p) for p in CODE if splitting.search(p.read_text(encoding="utf-8"))]
+    assert [h for h in homes if not h.startswith("scripts/")] == ["models/registry.py"]

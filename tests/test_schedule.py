@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,8 @@ import pytest
 from bench import skips, store
 from bench.commands.run import default_jobs
 from bench.plan import PlannedRun
-from bench.schedule import SizeGate, cells
+from bench.schedule import SizeGate
+from models.registry import cells_of as cells
 from tests.conftest import main_cli, run_cli
 from tests.stubs import stub_env
 
@@ -78,7 +78,7 @@ def test_concurrent_runs_are_pinned_to_distinct_cores(swept) -> None:
     where = runs[runs.case == "where"]
     assert (where["counter_cores"] == 1).all()  # each run may use exactly one core
     spans = [
-        (datetime.fromisoformat(s).timestamp(), w, c)
+        (s.timestamp(), w, c)
         for s, w, c in zip(where["started_at"], where["wall_s"], where["counter_core"], strict=True)
     ]
     overlapping = [

@@ -157,3 +157,64 @@ def test_end_of_sweep_table_keeps_option_sweeps_apart_with_the_reports_par2() ->
     slow = report[report["config"] == "stub-ok[delay=0.5]"].iloc[0]
     assert slow["par2_s"] == pytest.approx((0.115 + 10.0) / 2)  # median of 0.11, 0.12; 2 x 5 s
     assert f"{slow['par2_s']:.3f}" in text  # the same PAR-2 at the end of a sweep
+
+
+def _store_of_two(tmp_path: Path) -> Path:
+    path = tmp_path / "s.sqlite"
+    with store.connect(path) as conn:
+        store.insert_run(conn, RunRecord.assemble(_record(repeat=0)))
+        store.insert_run(conn, _record(repeat=1, size="3x10", counters={"rlimit_count": 7}))
+        store.save_environment(conn, "r1", {"host": "h"})
+    return path
+
+
+def test_load_and_every_export_give_one_shape(tmp_path: Path) -> None:
+    """The same columns in the same order, datetimes, cells as numbers beside size, no
+    column per counter: from the store, and read back from CSV, Parquet and JSON."""
+    from bench.analysis.sources import load_source
+    from tests.conftest import main_cli
+
+    path = _store_of_two(tmp_path)
+    loaded = bench.load(path, "r1")
+    assert list(loaded.columns) == list(FIELD_NAMES)
+    assert FIELD_NAMES.index("cells") == FIELD_NAMES.index("size") + 1
+    assert list(loaded["cells"]) == [25, 30]  # the second run was stored without it
+    assert str(loaded["started_at"].dtype).startswith("datetime64")
+    assert loaded["started_at"][1] == pd.Timestamp("2026-01-01T00:00:01", tz="UTC")
+    for fmt in ("csv", "parquet", "json"):
+        out = tmp_path / f"runs.{fmt}"
+        done = main_cli("results", "r1", "--store", str(path), "--format", fmt, "--out", str(out))
+        assert done.returncode == 0, done.stderr
+        back = load_source(str(out), path).runs
+        assert list(back.columns) == list(FIELD_NAMES), fmt
+        assert back["cells"].tolist() == [25, 30] and back["counters"][1] == {"rlimit_count": 7}
+        assert back["started_at"].equals(loaded["started_at"]), fmt
+
+
+def test_counters_export_as_a_long_table(tmp_path: Path) -> None:
+    from tests.conftest import main_cli
+
+    path = _store_of_two(tmp_path)
+    out = tmp_path / "counters.csv"
+    args = ("results", "r1", "--store", str(path), "--format", "csv", "--out", str(out))
+    assert main_cli(*args, "--counters", "long").returncode == 0
+    table = pd.read_csv(out)
+    assert list(table.columns[-3:]) == ["solver", "counter", "value"]
+    assert sorted(zip(table["repeat"], table["counter"], table["value"], strict=True)) == [
+        (0, "conflicts", 0), (0, "nodes", 25), (1, "rlimit_count", 7)
+    ]  # fmt: skip
+    assert main_cli(*args, "--counters", "wide").returncode == 0
+    assert {"counter_nodes", "counter_rlimit_count"} <= set(pd.read_csv(out).columns)
+
+
+def test_a_field_added_after_a_store_was_written_loads_as_missing(tmp_path: Path) -> None:
+    """Read-only loading of a store that lacks a newer column: the value is missing (before:
+    SQLite read the quoted unknown name as a string, and every row held the text "cells")."""
+    import sqlite3
+
+    path = _store_of_two(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("ALTER TABLE runs DROP COLUMN cells")
+    conn.commit()
+    conn.close()
+    assert list(bench.load(path, "r1")["cells"]) == [25, 30]  # filled in from size

@@ -61,7 +61,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
                 "case": label,
                 "commit": commit,
                 "dirty": bool(group["dirty"].any()),
-                "first_run": str(group["started_at"].min()),
+                "first_run": pd.Timestamp(group["started_at"].min()).isoformat(),
                 "sweeps": int(group["run_id"].nunique()),
                 "runs": len(group),
                 "status": instance_status(group["status"]),  # the one rule (stats)

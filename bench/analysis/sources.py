@@ -17,7 +17,6 @@ import pandas as pd
 
 from bench import store
 from bench.outputs import write_output
-from bench.record import FIELD_NAMES, JSON_FIELDS
 from models.errors import UsageError
 
 BASELINE_DIR = Path("results/baseline")
@@ -109,24 +108,14 @@ def _from_file(path: Path) -> Runs:
     missing = [f for f in ("puzzle", "instance", "encoding", "status") if f not in frame]
     if missing:
         raise UsageError(f"{path}: not a results file (no column {', '.join(missing)})")
-    for name in FIELD_NAMES:
-        if name not in frame:
-            frame[name] = None
-    for name in JSON_FIELDS:
-        frame[name] = [_decoded(v) for v in frame[name]]
-    return Runs(path.stem, frame, environments)
-
-
-def _decoded(value: Any) -> Any:
-    if isinstance(value, str):
-        return json.loads(value) if value else None
-    return None if isinstance(value, float) and pd.isna(value) else value
+    return Runs(path.stem, store.tidy(frame), environments)
 
 
 def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
     """Write a committed baseline: the runs (solutions left out), their environments and
     why the baseline was (re)made."""
     frame = runs.runs.assign(solution=None)
+    frame["started_at"] = [None if pd.isna(t) else t.isoformat() for t in frame["started_at"]]
     doc = {
         "format": BASELINE_FORMAT,
         "name": name,

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from bench.analysis.stats import ANSWERED, instance_status, options_dict, par2_score, run_time
+from models.registry import cells_of
 
 
 def config_label(
@@ -83,12 +84,8 @@ def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def size_cells(size: str) -> int:
-    """``"15x20"`` -> 300, for ordering sizes on an axis."""
-    try:
-        rows, cols = (int(x) for x in str(size).lower().split("x"))
-        return rows * cols
-    except ValueError:
-        return 0
+    """``"15x20"`` -> 300, for ordering sizes on an axis (0 for another label)."""
+    return cells_of(size) or 0
 
 
 def summary(instances: pd.DataFrame) -> pd.DataFrame:

@@ -1,10 +1,12 @@
 """Show or export the stored runs of a sweep: table, CSV, Parquet, JSON or pytest-benchmark JSON,
 or a summary or per-instance table for a paper (LaTeX booktabs or Markdown).
 
-Every format carries every RunRecord field (the terminal table shows the main ones unless
---wide or --out is given). CSV and Parquet hold options, counters and solution as JSON
-text plus one counter_NAME column per counter; JSON holds them as objects, with the
-sweep's environments. The pytest-benchmark form groups repeats of one configuration
+Every format carries every RunRecord field, in the shape ``bench.load`` gives (the terminal
+table shows the main ones unless --wide or --out is given). CSV and Parquet hold options,
+counters and solution as JSON text, JSON as objects, with the sweep's environments.
+``--counters long`` exports the counters as a long table instead (run key, solver, counter,
+value: one row per run and counter); ``--counters wide`` adds a counter_NAME column per
+counter seen. The pytest-benchmark form groups repeats of one configuration
 into one benchmark (time = build + solve of answered runs), so `pytest-benchmark
 compare` can read the harness's results.
 """
@@ -28,7 +30,6 @@ from bench.analysis.formats import cell, latex_table, markdown_table, missing
 from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.analysis.tables import per_instance, summary, with_config
 from bench.outputs import check_output, write_output
-from bench.record import FIELD_NAMES, JSON_FIELDS
 from models.errors import UnknownRunError, UsageError
 
 FORMATS = ("table", "csv", "parquet", "json", "pytest-benchmark", "latex", "markdown")
@@ -49,6 +50,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="summary",
         help="latex and markdown: per configuration (solved, PAR-2, median) or per instance",
     )
+    parser.add_argument(
+        "--counters",
+        choices=("json", "long", "wide"),
+        default="json",
+        help="csv, parquet, json: counters as the runs' JSON column (default), as a long"
+        " table (one row per run and counter) instead of the runs, or also as one"
+        " counter_NAME column per counter",
+    )
     parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
 
 
@@ -65,15 +74,15 @@ def main(args: argparse.Namespace) -> int:
     if args.format == "table":
         text = table_text(frame, run_id, wide=args.wide or bool(args.out))
     elif args.format == "csv":
-        text = flat(frame).to_csv(index=False)
+        text = flat(frame, args.counters).to_csv(index=False)
     elif args.format == "json":
-        text = json.dumps(results_json(frame, envs), indent=1, default=_plain) + "\n"
+        text = json.dumps(results_json(frame, envs, args.counters), indent=1, default=_plain) + "\n"
     elif args.format in ("latex", "markdown"):
         text = paper_table(frame, run_id, args.format, args.table)
     elif args.format == "pytest-benchmark":
         text = json.dumps(pytest_benchmark_json(frame, envs), indent=1, default=_plain) + "\n"
     if args.format == "parquet":
-        write_output(args.out, lambda tmp: flat(frame).to_parquet(tmp, index=False))
+        write_output(args.out, lambda tmp: flat(frame, args.counters).to_parquet(tmp, index=False))
     elif args.out:
         write_output(args.out, lambda tmp: tmp.write_text(text))
     else:
@@ -100,21 +109,29 @@ def paper_table(frame: pd.DataFrame, run_id: str, fmt: str, which: str) -> str:
     return markdown_table(table) + "\n"
 
 
-def flat(frame: pd.DataFrame) -> pd.DataFrame:
-    """Every field, JSON fields as text, plus counter_NAME columns (CSV and Parquet)."""
-    out = store.flatten(frame)
-    for name in JSON_FIELDS:
-        out[name] = [None if v is None else json.dumps(v, sort_keys=True) for v in out[name]]
-    return out
+def flat(frame: pd.DataFrame, counters: str = "json") -> pd.DataFrame:
+    """What CSV and Parquet hold: the runs as ``bench.load`` gives them, JSON fields as
+    text; ``counters="wide"`` adds a counter_NAME column per counter, ``"long"`` gives the
+    counters' long table instead of the runs."""
+    if counters == "long":
+        return store.counters_long(frame)
+    return store.as_json_text(store.flatten(frame) if counters == "wide" else frame)
 
 
-def results_json(frame: pd.DataFrame, environments: dict[str, dict]) -> dict[str, Any]:
-    rows = [{name: _plain(row[name]) for name in FIELD_NAMES} for _, row in frame.iterrows()]
+def results_json(
+    frame: pd.DataFrame, environments: dict[str, dict], counters: str = "json"
+) -> dict[str, Any]:
+    """The runs (``"runs"``) or, with ``counters="long"``, the counters' long table
+    (``"counters"``), with the sweep's environments."""
+    data = store.counters_long(frame) if counters == "long" else frame
+    if counters == "wide":
+        data = store.flatten(frame)
+    rows = [{name: _plain(row[name]) for name in data.columns} for _, row in data.iterrows()]
     return {
         "format": RESULTS_FORMAT,
         "run_ids": sorted(set(frame["run_id"])),
         "environments": environments,
-        "runs": rows,
+        "counters" if counters == "long" else "runs": rows,
     }
 
 
@@ -238,7 +255,11 @@ def _stats(times: list[float]) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    """JSON-safe values: numpy scalars to Python, NaN to null."""
+    """JSON-safe values: numpy scalars to Python, NaN and NA to null, datetimes to ISO text."""
+    if value is pd.NA or value is pd.NaT:
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.isoformat()
     if hasattr(value, "item") and not isinstance(value, (dict, list, str)):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):
