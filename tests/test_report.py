@@ -55,11 +55,23 @@ def test_report_writes_markdown_html_and_charts(filled_store: Path, tmp_path: Pa
     assert "knights_tour: paired comparison" in markdown and "Wilcoxon" in markdown
     for name in ("knights_tour-cactus", "knights_tour-scaling"):
         assert (out / f"{name}.png").stat().st_size > 10_000
-        assert (out / f"{name}.svg").stat().st_size > 10_000
+    assert not list(out.glob("*.svg"))  # PNG only unless asked
     assert list(out.glob("knights_tour-scatter-*.png"))
     assert list(out.glob("knights_tour-board-*.png"))
     html = (out / "report.html").read_text()
     assert html.count("data:image/png;base64,") >= 4  # self-contained
+    # Markdown rendered, not shown raw: code spans, tables and lists are HTML
+    assert "<code>base</code>" in html and "<table>" in html and "<li>" in html
+    assert "`" not in html.split("<body>")[1]
+    assert "Main comparison: 2 configurations on the 5 instances they all ran" in markdown
+    sizes = markdown.split("knights_tour: model sizes")[1].split("##")[0]
+    assert ".0 |" not in sizes and "| circuit-cpsat |" in sizes  # counts as whole numbers
+    svg_out = tmp_path / "with-svg"
+    result = main_cli("report", "base", "--store", str(filled_store), "--out", str(svg_out),
+                      "--svg", "--jobs", "1")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert (svg_out / "knights_tour-cactus.svg").stat().st_size > 10_000
+    assert main_cli("report", "base", "--store", str(filled_store), "--jobs", "0").returncode == 2
 
 
 def test_baseline_then_compare_same_runs_passes(
@@ -229,3 +241,22 @@ def test_styles_survive_a_wide_option_sweep() -> None:
     colours = [styles[f"circuit-cpsat[k={i}]"]["color"] for i in range(12)]
     assert all(mcolors.is_color_like(c) for c in colours)
     assert len({(s["color"], s["linestyle"]) for s in styles.values()}) == len(styles)
+
+
+def test_parallel_report_leaves_no_thread_or_process_behind(
+    filled_store: Path, tmp_path: Path
+) -> None:
+    """`run` writes its report in the sweep's own process, which forks runs and must stay
+    single-threaded: the drawing pool is shut down, its threads and workers joined."""
+    import multiprocessing
+    import threading
+
+    from bench.analysis.report import write_report
+    from bench.analysis.sources import load_runs
+
+    before = set(threading.enumerate())
+    runs = load_runs(["base"], filled_store)[1]
+    write_report(runs, tmp_path / "r", [], jobs=2)
+    assert set(threading.enumerate()) == before
+    assert multiprocessing.active_children() == []
+    assert len(list((tmp_path / "r").glob("*.png"))) >= 5

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter
 
 from bench.analysis import scaling as fitting
 from bench.analysis.paired import ranking
@@ -25,6 +25,7 @@ from bench.analysis.style import REPORT, Layout, config_styles
 from bench.analysis.tables import ANSWERED, size_cells, summary
 
 TICK_GAP_IN = 0.16  # rotated size labels closer than this would overlap
+PANEL_PAD = 5.0  # legend under a panel: clear of its tick labels and x label (font sizes)
 RIGHT_LEGEND_CHARS = 28  # longer labels go below the axes, or they squeeze it
 
 
@@ -34,7 +35,7 @@ def _styles(data: pd.DataFrame) -> dict[str, dict]:
 
 def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
     """Right of the axes when the labels are short and the layout allows; else below, in as
-    many columns as fit the width, the figure growing by the legend's rows."""
+    many columns as fit the width (measured, not guessed), the figure growing by its rows."""
     handles, labels = ax.get_legend_handles_labels()
     if not handles:
         return
@@ -42,12 +43,33 @@ def _legend(figure: Figure, ax: plt.Axes, layout: Layout) -> None:
     if layout.legend == "right" and longest <= RIGHT_LEGEND_CHARS:
         figure.legend(handles, labels, loc="outside right upper", frameon=False)
         return
-    char_in = 0.058 * (layout.font - 1) / 7  # a legend character's width, roughly
-    columns = max(1, min(len(labels), int(layout.width // (longest * char_in + 0.5))))
-    rows = math.ceil(len(labels) / columns)
+    renderer = figure.canvas.get_renderer()
+    width_px = figure.get_size_inches()[0] * figure.dpi
+    columns = len(labels)
+    wrap, originals = max(len(label) for label in labels), labels
+    while True:  # fewest rows whose legend fits inside the figure; then wrapped labels
+        legend = figure.legend(handles, labels, loc="lower center", ncols=columns, frameon=False)
+        box = legend.get_window_extent(renderer)
+        legend.remove()
+        if box.width <= 0.98 * width_px or wrap <= 12:
+            break
+        if columns > 1:
+            columns -= 1
+        else:
+            wrap -= 6
+            labels = [_wrapped(label, wrap) for label in originals]
     width, height = figure.get_size_inches()
-    figure.set_size_inches(width, height + rows * 0.19 * (layout.font - 1) / 7)
+    figure.set_size_inches(width, height + box.height / figure.dpi + 0.1)
     figure.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False)
+
+
+def _plain_log(ax: plt.Axes, axes: str = "y") -> None:
+    """Log-axis ticks as plain numbers (0.01, 1, 100): readable, and no mathtext to typeset,
+    which is most of a log chart's drawing time."""
+    for name in axes:
+        axis = ax.yaxis if name == "y" else ax.xaxis
+        axis.set_major_formatter(FuncFormatter(lambda v, _pos: f"{v:g}"))
+        axis.set_minor_formatter(NullFormatter())
 
 
 def _labels(ax: plt.Axes, x: str, y: str | None, heading: str, title: bool) -> None:
@@ -59,13 +81,8 @@ def _labels(ax: plt.Axes, x: str, y: str | None, heading: str, title: bool) -> N
         ax.set_title(heading)
 
 
-def cactus(
-    instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title: bool = True
-) -> Figure:
-    """Instances answered (x) within a time (y): further right and lower is better."""
-    data = instances[instances["puzzle"] == puzzle]
-    styles = _styles(data)
-    figure, ax = plt.subplots(figsize=(layout.width, layout.height), layout="constrained")
+def _cactus_lines(ax: plt.Axes, data: pd.DataFrame, styles: dict, virtual_best: bool) -> None:
+    """One step line per configuration: its answered times sorted, label ``config (k/n)``."""
     for config, group in data.groupby("config"):
         times = np.sort(group.loc[group["status"].isin(ANSWERED), "time_s"].dropna().to_numpy())
         if len(times) == 0:
@@ -73,12 +90,80 @@ def cactus(
         ax.step(np.arange(1, len(times) + 1), times, where="post",
                 label=f"{config} ({len(times)}/{len(group)})",
                 markevery=max(1, len(times) // 12), **styles[config])  # fmt: skip
+    if virtual_best and data["config"].nunique() > 1:
+        answered = data[data["status"].isin(ANSWERED)]
+        best = np.sort(answered.groupby("instance")["time_s"].min().dropna().to_numpy())
+        if len(best):
+            ax.step(np.arange(1, len(best) + 1), best, where="post", lw=2.2, alpha=0.5,
+                    label=f"virtual best ({len(best)}/{data['instance'].nunique()})",
+                    **styles["virtual best"])  # fmt: skip
+
+
+def cactus(
+    instances: pd.DataFrame,
+    puzzle: str,
+    layout: Layout = REPORT,
+    title: bool = True,
+    virtual_best: bool = True,
+) -> Figure:
+    """Instances answered (x) within a time (y): further right and lower is better. Draw it
+    over configurations that ran the same instances (``groups``), or the lines mislead."""
+    data = instances[instances["puzzle"] == puzzle]
+    styles = _styles(data)
+    figure, ax = plt.subplots(figsize=(layout.width, layout.height), layout="constrained")
+    _cactus_lines(ax, data, styles, virtual_best)
     ax.set_yscale("log")
+    _plain_log(ax)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     heading = f"{puzzle}: cactus plot ({data['instance'].nunique()} instances)"
     _labels(ax, "instances answered", "time per instance [s]", heading, title)
     ax.grid(True, which="major", alpha=0.3)
     _legend(figure, ax, layout)
+    return figure
+
+
+def _unanswered(data: pd.DataFrame) -> str:
+    counts = data["status"].value_counts()
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
+def case_panels(
+    panels: list[tuple[str, pd.DataFrame]], puzzle: str, layout: Layout = REPORT
+) -> Figure:
+    """Small multiples: one cactus per (heading, per-instance rows) panel, two a row, each
+    with its own legend below it; the option sweeps of a puzzle side by side."""
+    columns = 1 if layout.width < 4 or len(panels) == 1 else 2
+    rows = math.ceil(len(panels) / columns)
+    tallest = max(p[1]["config"].nunique() for p in panels)
+    panel_h = 1.9 + 0.16 * (tallest + 1) * (layout.font - 1) / 7
+    figure, axes = plt.subplots(rows, columns, figsize=(layout.width, panel_h * rows),
+                                layout="constrained", squeeze=False)  # fmt: skip
+    styles = _styles(pd.concat([p[1] for p in panels]))
+    for ax, (heading, data) in zip(axes.flat, panels, strict=False):
+        _cactus_lines(ax, data, styles, virtual_best=False)
+        ax.set_yscale("log")
+        _plain_log(ax)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_title(heading, fontsize="small")
+        ax.set_xlabel("instances answered", fontsize="small")
+        ax.set_ylabel("time [s]", fontsize="small")
+        ax.grid(True, which="major", alpha=0.3)
+        handles, labels = ax.get_legend_handles_labels()
+        if not handles:  # say so rather than leave an empty frame
+            ax.text(0.5, 0.5, f"nothing answered:\n{data['config'].nunique()} configurations x "
+                    f"{data['instance'].nunique()} instances,\nall {_unanswered(data)}",
+                    transform=ax.transAxes, ha="center", va="center", fontsize="small")  # fmt: skip
+            ax.set_yticks([])
+        if handles:
+            # anchored a fixed distance under the axes (not a share of their height), so
+            # the layout engine, which resizes the axes, converges with the legend in place
+            ax.legend(handles, [_wrapped(x, 34 if columns == 2 else 60) for x in labels],
+                      loc="upper center", bbox_to_anchor=(0.5, 0.0), borderaxespad=PANEL_PAD,
+                      ncols=1, fontsize="x-small", frameon=False)  # fmt: skip
+    for ax in axes.flat[len(panels) :]:
+        ax.set_visible(False)
+    gap = "\n" if columns == 1 else " "
+    figure.suptitle(f"{puzzle}: option sweeps and cases apart{gap}(a cactus plot each)")
     return figure
 
 
@@ -112,6 +197,7 @@ def scatter(instances: pd.DataFrame, puzzle: str, config_x: str, config_y: str,
     ax.axvline(border, color="#D55E00", lw=0.6, ls="--")
     ax.set_xscale("log")
     ax.set_yscale("log")
+    _plain_log(ax, "xy")
     ax.set_xlim(low, high)
     ax.set_ylim(low, high)
     ax.set_aspect("equal")
@@ -169,6 +255,7 @@ def scaling(instances: pd.DataFrame, puzzle: str, layout: Layout = REPORT, title
                     ha="right", va="bottom", fontsize="small", color="grey")  # fmt: skip
     ax.set_xscale("log")
     ax.set_yscale("log")
+    _plain_log(ax)
     _size_ticks(ax, data, layout)
     heading = f"{puzzle}: time against size\n(median, IQR shaded; dashed: fitted growth)"
     _labels(ax, "board size (rows x cols; log scale of cells)", "time to a solution [s]",
@@ -225,6 +312,7 @@ def par2_bars(
         answered = row.solved + row.infeasible
         ax.annotate(f" {answered}/{row.instances}", (row.par2_s, y), va="center", fontsize="small")
     ax.set_xscale("log")
+    _plain_log(ax, "x")
     ax.set_xlim(right=float(table["par2_s"].max()) * 4)
     x = "PAR-2 [s]\n(per-instance mean;\nunanswered: 2x limit)"
     _labels(ax, x, None, f"{puzzle}:\nPAR-2 and instances answered", title)
@@ -233,17 +321,25 @@ def par2_bars(
 
 
 def _wrapped(label: str, width: int) -> str:
-    """A long ``encoding[k=v,...]`` label on several lines: the encoding, then its options."""
-    if len(label) <= width or "[" not in label:
+    """A long ``encoding[k=v,...] suffix`` label on several lines: the encoding, then its
+    options, then what follows them; never cut inside an option."""
+    if len(label) <= width or "[" not in label or "]" not in label:
         return label
-    name, options = label.split("[", 1)
-    lines, line = [name], "["
-    for part in options.split(","):
-        if len(line) + len(part) > width and line != "[":
+    name, rest = label.split("[", 1)
+    options, tail = rest.split("]", 1)
+    parts = [f"{p}," for p in options.split(",")]
+    parts[-1] = parts[-1][:-1] + "]"
+    parts[0] = "[" + parts[0]
+    lines, line = [name], ""
+    for part in parts:
+        if line and len(line) + len(part) > width:
             lines.append(line)
             line = ""
-        line += part + ("," if not part.endswith("]") else "")
-    return "\n".join([*lines, line])
+        line += part
+    lines.append(line)
+    if tail.strip():
+        lines[-1] += tail if len(lines[-1]) + len(tail) <= width else "\n" + tail.strip()
+    return "\n".join(lines)
 
 
 def scatter_pairs(instances: pd.DataFrame, puzzle: str, limit: int = 4) -> list[tuple[str, str]]:

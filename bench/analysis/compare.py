@@ -178,8 +178,9 @@ def compare_runs(
     rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
     (base_build, base_solve), (cur_build, cur_solve) = map(cpu_recorded, (baseline, current))
     build_cpu, solve_cpu = base_build and cur_build, base_solve and cur_solve
-    base = with_work_times(with_config(baseline), build_cpu, solve_cpu)
-    cur = with_work_times(with_config(current), build_cpu, solve_cpu)
+    # labels from the options that vary within each side: a changed default stays comparable
+    base = with_work_times(with_config(baseline, off_defaults=False), build_cpu, solve_cpu)
+    cur = with_work_times(with_config(current, off_defaults=False), build_cpu, solve_cpu)
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []

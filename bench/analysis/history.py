@@ -21,6 +21,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bench.analysis.stats import instance_status
+from bench.analysis.style import LINESTYLES, MARKERS, OKABE_ITO
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
 
@@ -37,7 +38,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     """
     if runs.empty:
         return pd.DataFrame(columns=COLUMNS)
-    data = with_config(runs)
+    data = with_config(runs, off_defaults=False)  # a changed default keeps its line
     data["case_label"] = data["puzzle"] + "/" + data["config"] + "/" + data["instance"]
     if case_glob:
         keep = [
@@ -94,13 +95,15 @@ def trend_chart(table: pd.DataFrame, max_cases: int = 12, title: str = "") -> Fi
     slowest = table.groupby("case")["solve_s"].max().sort_values(ascending=False)
     cases = list(slowest.index[:max_cases])
     figure, ax = plt.subplots(figsize=(9, 5))
-    for case in cases:
+    for k, case in enumerate(cases):
         rows = table[table["case"] == case].set_index("commit")
         xs = [i for i, c in enumerate(commits) if c in rows.index]
         ys = [rows.loc[c, "solve_s"] for c in commits if c in rows.index]
-        ax.plot(
-            xs, ys, marker="o", markersize=4, label=case if len(case) < 70 else case[:67] + "..."
-        )
+        # the report's palette; past its colours the dash and marker change, so no two repeat
+        ax.plot(xs, ys, color=OKABE_ITO[k % len(OKABE_ITO)], markersize=4,
+                marker=MARKERS[k // len(OKABE_ITO) % len(MARKERS)],
+                linestyle=LINESTYLES[k // len(OKABE_ITO) % len(LINESTYLES)],
+                label=case if len(case) < 70 else case[:67] + "...")  # fmt: skip
     ax.set_xticks(range(len(commits)), commits, rotation=45, ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_xlabel("commit (in the order swept)")

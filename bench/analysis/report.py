@@ -1,13 +1,23 @@
 """Render one or several runs into a Markdown file and a self-contained HTML page with charts.
 
 Reporting reads stored records only: it never imports a solver (the puzzle packages'
-rules are solver-free; encodings are never loaded here).
+rules are solver-free; encodings are never loaded here). Each chart answers one question
+(``groups``): the main comparison of a puzzle over the instances its configurations all
+ran, and the cases apart in small multiples. The sections are laid out first with the
+charts they need as jobs; the jobs are then drawn by a pool of forked processes (one per
+core: a chart is CPU-bound Python), and the pool is shut down, its threads joined, before
+the report returns, so a sweep that reports at its end is left as single-threaded as it was.
+PNG always; SVG when asked.
 """
 
 from __future__ import annotations
 
 import base64
-import html
+import multiprocessing
+import os
+import re
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,17 +27,23 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
+from markdown_it import MarkdownIt
 
-from bench.analysis import charts, history, paired, scaling
+from bench.analysis import charts, groups, history, paired, scaling
 from bench.analysis.formats import markdown_table
+from bench.analysis.labels import slug
 from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import per_instance, size_cells, summary, with_config
 from bench.outputs import output_folder, write_output
 
 BOARDS_PER_PUZZLE = 2
-PAIRED_ALL_UP_TO = 5
+BOARD_MAX_CELLS = 900  # a larger board is unreadable at a page's width, and slow to draw
+PAIRED_ALL_UP_TO = 5  # configurations of a puzzle: beyond, the leader against each other
+SCATTERS = 2  # the leader against the next two; the paired table has every other
+SCATTER_MIN = 5  # shared instances below which a scatter plot says nothing a table does not
+PANELS_PER_FIGURE = 8  # cases apart per small-multiples figure
 REPORT_FILES = ("report.md", "report.html")  # a report is complete when both are there
-REPORT_PAGE = REPORT_FILES[1]  # configurations of a puzzle: beyond, the leader against each other
+REPORT_PAGE = REPORT_FILES[1]
 
 
 @dataclass
@@ -38,36 +54,84 @@ class Section:
     images: list[tuple[str, str]] = field(default_factory=list)  # (caption, png file name)
 
 
-def write_report(runs: pd.DataFrame, out_dir: Path, environments: list[dict[str, Any]]) -> Path:
-    """Write report.md, report.html and the charts (PNG and SVG) into ``out_dir``; return the HTML path."""
+@dataclass
+class Chart:
+    """A chart to draw: ``draw(*args, **kwargs)`` returns a Figure, saved as ``stem``.png."""
+
+    stem: str
+    draw: Callable[..., Any]
+    args: tuple
+    kwargs: dict
+
+
+def write_report(
+    runs: pd.DataFrame,
+    out_dir: Path,
+    environments: list[dict[str, Any]],
+    svg: bool = False,
+    jobs: int | None = None,
+) -> Path:
+    """Write report.md, report.html and the charts (PNG, and SVG when ``svg``) into
+    ``out_dir``, drawing with ``jobs`` processes (default: one per core); return the HTML path."""
     out_dir = output_folder(out_dir)
     runs = with_config(runs)
     instances = per_instance(runs)
+    jobs_out: list[Chart] = []
     sections = [_overview(runs, environments), _summary_section(instances)]
     for puzzle in sorted(instances["puzzle"].unique()):
-        sections.extend(_puzzle_sections(runs, instances, puzzle, out_dir))
-    trend = _trend_section(runs, environments, out_dir)
+        sections.extend(_puzzle_sections(runs, instances, puzzle, jobs_out))
+    trend = _trend_section(runs, environments, jobs_out)
     if trend is not None:
         sections.append(trend)
+    render(jobs_out, out_dir, svg, jobs)
     # the Markdown, then the HTML, each whole or absent: a resume renders a report that lacks one
     markdown = _markdown(sections)
     write_output(out_dir / "report.md", lambda tmp: tmp.write_text(markdown))
-    page = _html(sections, out_dir)
+    page = _html(markdown, out_dir)
     return write_output(out_dir / REPORT_PAGE, lambda tmp: tmp.write_text(page))
 
 
-def _save(draw, out_dir: Path, stem: str) -> str:
-    """Draw (a function returning a Figure, or a Figure) in the report's style; save PNG + SVG."""
-    with paper_rc(REPORT):
-        figure = draw() if callable(draw) else draw
-        write_output(out_dir / f"{stem}.png", lambda tmp: figure.savefig(tmp, dpi=REPORT.dpi))
-        write_output(out_dir / f"{stem}.svg", lambda tmp: figure.savefig(tmp))
-    plt.close(figure)
+def _chart(charts_out: list[Chart], stem: str, draw: Callable[..., Any], *args: Any,
+           **kwargs: Any) -> str:  # fmt: skip
+    """Queue a chart; return the PNG file name the report links."""
+    charts_out.append(Chart(stem, draw, args, kwargs))
     return f"{stem}.png"
 
 
+def _draw_one(chart: Chart, out_dir: Path, svg: bool) -> None:
+    with paper_rc(REPORT):
+        figure = chart.draw(*chart.args, **chart.kwargs)
+        write_output(out_dir / f"{chart.stem}.png", lambda tmp: figure.savefig(tmp, dpi=REPORT.dpi))
+        if svg:
+            write_output(out_dir / f"{chart.stem}.svg", lambda tmp: figure.savefig(tmp))
+    plt.close(figure)
+
+
+def render(
+    chart_jobs: list[Chart], out_dir: Path, svg: bool = False, jobs: int | None = None
+) -> None:
+    """Draw every chart, in forked processes when there are several cores and charts."""
+    workers = min(len(chart_jobs), jobs or len(os.sched_getaffinity(0)))
+    if workers <= 1:
+        for chart in chart_jobs:
+            _draw_one(chart, out_dir, svg)
+        return
+    # the longest first, so no worker is left with a big chart at the end
+    ordered = sorted(chart_jobs, key=_weight, reverse=True)
+    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
+    try:
+        for done in [pool.submit(_draw_one, c, out_dir, svg) for c in ordered]:
+            done.result()
+    finally:  # stopped (SIGTERM, an error): charts not begun are dropped, begun ones finish whole
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _weight(chart: Chart) -> int:
+    return sum(len(a) for a in chart.args if isinstance(a, pd.DataFrame | list))
+
+
 def _trend_section(
-    runs: pd.DataFrame, environments: list[dict[str, Any]], out_dir: Path
+    runs: pd.DataFrame, environments: list[dict[str, Any]], charts_out: list[Chart]
 ) -> Section | None:
     """Solve time across commits, when the runs come from sweeps at two or more commits."""
     commits = {
@@ -80,7 +144,7 @@ def _trend_section(
     table = history.per_commit(data)
     if table["commit"].nunique() < 2:
         return None
-    image = _save(lambda: history.trend_chart(table), out_dir, "trend")
+    image = _chart(charts_out, "trend", history.trend_chart, table)
     return Section(
         "Solve time across commits",
         f"{table['commit'].nunique()} commits, in the order they were swept "
@@ -130,32 +194,48 @@ def _summary_section(instances: pd.DataFrame) -> Section:
 
 
 def _puzzle_sections(
-    runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str, out_dir: Path
+    runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str, charts_out: list[Chart]
 ) -> list[Section]:
     data = instances[instances["puzzle"] == puzzle]
+    chart_groups = groups.chart_groups(runs, instances, puzzle)
+    main = chart_groups[0]
+    shown = main.select(data)
+    text = [f"Main comparison: {groups.describe(main, data)}."]
     images = [
-        (
-            "Cactus plot",
-            _save(lambda: charts.cactus(instances, puzzle), out_dir, f"{puzzle}-cactus"),
-        ),
-        ("PAR-2", _save(lambda: charts.par2_bars(instances, puzzle), out_dir, f"{puzzle}-par2")),
-    ]
-    sized = data["size"].nunique() > 1
-    fits = scaling.fits(instances, puzzle) if sized else {}
+        (f"Cactus plot ({len(main.instances)} instances)",
+         _chart(charts_out, f"{puzzle}-cactus", charts.cactus, shown, puzzle)),
+        ("PAR-2", _chart(charts_out, f"{puzzle}-par2", charts.par2_bars, shown, puzzle)),
+    ]  # fmt: skip
+    sized = shown["size"].nunique() > 1
+    fits = scaling.fits(shown, puzzle) if sized else {}
     if sized:
-        draw = lambda: charts.scaling(instances, puzzle, fits=fits)  # noqa: E731
-        images.append(("Scaling", _save(draw, out_dir, f"{puzzle}-scaling")))
-    for x, y in charts.scatter_pairs(instances, puzzle):
-        stem = f"{puzzle}-scatter-{_slug(x)}-vs-{_slug(y)}"
-        draw = lambda x=x, y=y: charts.scatter(instances, puzzle, x, y)  # noqa: E731
-        images.append((f"{y} against {x}", _save(draw, out_dir, stem)))
+        stem = _chart(charts_out, f"{puzzle}-scaling", charts.scaling, shown, puzzle, fits=fits)
+        images.append(("Scaling", stem))
+    if len(main.instances) >= SCATTER_MIN:
+        for x, y in charts.scatter_pairs(shown, puzzle, limit=SCATTERS):
+            stem = f"{puzzle}-scatter-{slug(x, 40)}-vs-{slug(y, 40)}"
+            draw = _chart(charts_out, stem, charts.scatter, shown, puzzle, x, y)
+            images.append((f"{y} against {x}", draw))
+    cases = chart_groups[1:]
+    if cases:
+        text.append(
+            f"{len(cases)} cases fall outside that block (option sweeps, encodings run apart): "
+            "each has its own panel below, over the instances its configurations share:"
+        )
+        text.extend(f"- `{g.key}`: {groups.describe(g, data)}" for g in cases)
+        for k in range(0, len(cases), PANELS_PER_FIGURE):
+            part = cases[k : k + PANELS_PER_FIGURE]
+            panels = [(f"{g.key} ({len(g.instances)} instances)", g.select(data)) for g in part]
+            suffix = "" if len(cases) <= PANELS_PER_FIGURE else f"-{k // PANELS_PER_FIGURE + 1}"
+            stem = _chart(charts_out, f"{puzzle}-cases{suffix}", charts.case_panels, panels, puzzle)
+            images.append((f"Cases apart: {', '.join(g.key for g in part)}", stem))
     sections = [
-        Section(f"{puzzle}: charts", images=images),
+        Section(f"{puzzle}: charts", "\n".join(text), images=images),
         _paired_section(data, puzzle),
         *([_fit_section(fits, puzzle)] if sized else []),
         _model_sizes(data, puzzle),
     ]
-    boards = _boards(runs, puzzle, out_dir)
+    boards = _boards(runs, puzzle, charts_out)
     if boards.images or boards.text:
         sections.append(boards)
     return sections
@@ -191,11 +271,22 @@ def _model_sizes(data: pd.DataFrame, puzzle: str) -> Section:
         .sort_values(["cells", "config"])
         .drop(columns="cells")
     )
+    for column in ("n_vars", "n_constraints"):  # medians of counts: whole numbers to read
+        sizes[column] = sizes[column].round().astype("Int64")
     return Section(f"{puzzle}: model sizes (median per board size)", table=sizes)
 
 
-def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
-    """Pictures of solved boards: the smallest and the largest with a stored solution."""
+def _board_figure(puzzle: str, spec: str, solution: Any):
+    """A solved board drawn by the puzzle's own rules (in a drawing process)."""
+    from models import registry  # rules only: draw and load, no encoding
+
+    instance = registry.load_instance(spec, puzzle).instance
+    return registry.get_puzzle(puzzle).draw(instance, solution)
+
+
+def _boards(runs: pd.DataFrame, puzzle: str, charts_out: list[Chart]) -> Section:
+    """Pictures of solved boards: the smallest and the largest (up to ``BOARD_MAX_CELLS``)
+    with a stored solution."""
     from models import registry  # rules only: draw and load, no encoding
 
     solved = runs[
@@ -205,7 +296,8 @@ def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
     if solved.empty:
         return section
     solved = solved.assign(cells=solved["size"].map(size_cells)).sort_values("cells")
-    picks = solved.drop_duplicates("instance")
+    readable = solved[solved["cells"] <= BOARD_MAX_CELLS]
+    picks = (readable if not readable.empty else solved.head(1)).drop_duplicates("instance")
     picks = (
         pd.concat([picks.head(1), picks.tail(1)])
         .drop_duplicates("instance")
@@ -216,8 +308,6 @@ def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
         try:
             instance = registry.load_instance(row.instance, puzzle).instance
             problem = rules.verify(instance, row.solution)
-            if problem is None:
-                figure = rules.draw(instance, row.solution)
         except Exception as err:  # a moved file must not sink the whole report
             section.text += f"\n- could not draw {row.instance}: {err}"
             continue
@@ -226,13 +316,10 @@ def _boards(runs: pd.DataFrame, puzzle: str, out_dir: Path) -> Section:
                 f"\n- not drawn: {row.instance} no longer matches its stored solution ({problem})"
             )
             continue
-        stem = f"{puzzle}-board-{_slug(row.instance)}"
-        section.images.append((f"{row.instance} by {row.config}", _save(figure, out_dir, stem)))
+        stem = f"{puzzle}-board-{slug(Path(row.instance).name, 60)}"
+        image = _chart(charts_out, stem, _board_figure, puzzle, row.instance, row.solution)
+        section.images.append((f"{row.instance} by {row.config}", image))
     return section
-
-
-def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in text)[-60:]
 
 
 def _markdown(sections: list[Section]) -> str:
@@ -248,30 +335,24 @@ def _markdown(sections: list[Section]) -> str:
     return "\n".join(parts)
 
 
-def _html(sections: list[Section], out_dir: Path) -> str:
-    body = []
-    for s in sections:
-        body.append(f"<h2>{html.escape(s.title)}</h2>")
-        if s.text:
-            body.append(
-                "".join(f"<p>{html.escape(t)}</p>" for t in s.text.splitlines() if t.strip())
-            )
-        if s.table is not None and not s.table.empty:
-            body.append(s.table.to_html(index=False, na_rep="", border=0, classes="t"))
-        for caption, image in s.images:
-            data = base64.b64encode((out_dir / image).read_bytes()).decode()
-            body.append(
-                f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{data}">'
-                f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-            )
+def _html(markdown: str, out_dir: Path) -> str:
+    """The Markdown rendered (CommonMark with tables), its PNG charts embedded inline."""
+    body = MarkdownIt("commonmark", {"html": False}).enable("table").render(markdown)
+
+    def embed(match: re.Match) -> str:
+        path = out_dir / match.group(1)
+        if not path.is_file():
+            return match.group(0)
+        return f'src="data:image/png;base64,{base64.b64encode(path.read_bytes()).decode()}"'
+
+    body = re.sub(r'src="([^"/]+\.png)"', embed, body)
     style = (
         "body{font-family:sans-serif;max-width:1100px;margin:auto;padding:1em}"
-        "table.t{border-collapse:collapse;font-size:13px}table.t td,table.t th{padding:2px 8px;"
+        "table{border-collapse:collapse;font-size:13px}td,th{padding:2px 8px;"
         "border-bottom:1px solid #ddd;text-align:right}img{max-width:100%}"
+        "code{background:#f4f4f4;padding:0 2px}"
     )
     return (
         "<!doctype html><html><head><meta charset='utf-8'><title>puzzle-bench report</title>"
-        f"<style>{style}</style></head><body><h1>puzzle-bench report</h1>"
-        + "\n".join(body)
-        + "</body></html>\n"
+        f"<style>{style}</style></head><body>" + body + "</body></html>\n"
     )

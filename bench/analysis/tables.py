@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from bench.analysis.labels import shown_options
 from bench.analysis.stats import ANSWERED, instance_status, options_dict, par2_score, run_time
 from models.registry import cells_of
 
@@ -29,12 +30,15 @@ def config_label(
     return label
 
 
-def with_config(runs: pd.DataFrame) -> pd.DataFrame:
+def with_config(runs: pd.DataFrame, off_defaults: bool = True) -> pd.DataFrame:
     """Add ``config`` and ``time_s`` (build + solve of answered runs, NaN otherwise).
 
-    Records carry every option of an encoding; a label names only the options whose
-    value varies among that encoding's runs here, so labels stay short and the same
-    configuration never appears under two names.
+    Records carry every option of an encoding; a label names only the options off the
+    encoding's defaults (``labels.shown_options``: ``degree-sat[card=totalizer]``), so
+    labels stay short, read the same in every report, and the same configuration never
+    appears under two names. With ``off_defaults=False`` a label names the options whose
+    value varies among the encoding's runs here instead: what a comparison of two sweeps
+    wants, so a changed default is compared (and judged) rather than seen as a new name.
     """
     out = runs.copy()
     options = [options_dict(o) for o in out["options"]]
@@ -49,11 +53,17 @@ def with_config(runs: pd.DataFrame) -> pd.DataFrame:
         }
     show_threads = out["threads"].nunique() > 1 if len(out) else False
     out["config"] = [
-        config_label(w[1], {k: v for k, v in o.items() if k in varying[w]}, t, show_threads)
+        config_label(w[1], _shown(w, o, varying[w], off_defaults), t, show_threads)
         for w, o, t in zip(owners, options, out["threads"], strict=True)
     ]
     out["time_s"] = run_time(out)
     return out
+
+
+def _shown(owner: tuple[str, str], options: dict, varying: set[str], off_defaults: bool) -> dict:
+    if off_defaults:
+        return shown_options(owner[0], owner[1], options, varying)
+    return {k: v for k, v in options.items() if k in varying}
 
 
 def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
@@ -64,21 +74,25 @@ def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
     keys = ["puzzle", "instance", "size", "config", "encoding"]
     if runs.empty:
         return pd.DataFrame(columns=[*keys, "status", "time_s", "q1_s", "q3_s", "samples"])
-    out = (
-        runs.groupby(keys, sort=True)
-        .agg(
-            status=("status", instance_status),
-            time_s=("time_s", "median"),
-            q1_s=("time_s", lambda t: t.quantile(0.25)),
-            q3_s=("time_s", lambda t: t.quantile(0.75)),
-            samples=("status", "size"),
-            time_limit_s=("time_limit_s", "max"),
-            n_vars=("n_vars", "median"),
-            n_constraints=("n_constraints", "median"),
-            **({"wall_s": ("wall_s", "median")} if "wall_s" in runs else {}),
-        )
-        .reset_index()
+    grouped = runs.groupby(keys, sort=True)
+    out = grouped.agg(
+        time_s=("time_s", "median"),
+        samples=("status", "size"),
+        time_limit_s=("time_limit_s", "max"),
+        n_vars=("n_vars", "median"),
+        n_constraints=("n_constraints", "median"),
+        **({"wall_s": ("wall_s", "median")} if "wall_s" in runs else {}),
     )
+    quartiles = grouped["time_s"].quantile([0.25, 0.75]).unstack()
+    out.insert(1, "q1_s", quartiles[0.25])
+    out.insert(2, "q3_s", quartiles[0.75])
+    # one run per group (the usual sweep) is its own outcome; only repeats need a vote
+    status = grouped["status"].first()
+    repeated = runs[grouped["status"].transform("size") > 1]
+    if not repeated.empty:
+        status.update(repeated.groupby(keys, sort=True)["status"].agg(instance_status))
+    out.insert(0, "status", status)
+    out = out.reset_index()
     out.loc[~out["status"].isin(ANSWERED), "time_s"] = np.nan
     return out
 

@@ -2,7 +2,10 @@
 
 Sized for one column (3.3 in) or two (7 in), each encoding in its fixed colour-blind-safe
 colour and marker (the report's), fonts embedded in PDF (TrueType). The file type follows
---out: .pdf, .svg or .png. Runs are named as for `report` and merged.
+--out: .pdf, .svg or .png. Runs are named as for `report` and merged. Cactus, PAR-2,
+scaling and scatter draw the report's main comparison (the configurations at their defaults
+on the instances they all ran, ``bench.analysis.groups``), or one suite case with --case;
+labels are the report's (options off their defaults only).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--y", metavar="CONFIG", help="scatter: y configuration (default: next)")
     parser.add_argument("--instance", help="board: which instance (default: the largest solved)")
     parser.add_argument("--no-title", action="store_true", help="leave the title to the caption")
+    parser.add_argument("--case", metavar="NAME",
+                        help="draw this suite case's configurations (default: the main comparison)")  # fmt: skip
 
 
 def main(args: argparse.Namespace) -> int:
@@ -41,7 +46,7 @@ def main(args: argparse.Namespace) -> int:
         raise UsageError(f"--out {out}: the file name must end in {', '.join(SUFFIXES)}")
     import matplotlib.pyplot as plt  # matplotlib: paid only by this command
 
-    from bench.analysis import charts
+    from bench.analysis import charts, groups
     from bench.analysis.style import PAPER, paper_rc
     from bench.analysis.tables import per_instance, with_config
 
@@ -53,7 +58,7 @@ def main(args: argparse.Namespace) -> int:
         )
     puzzle = puzzles[0]
     runs = with_config(runs)
-    instances = per_instance(runs)
+    instances = _chosen(runs, per_instance(runs), puzzle, args.case, groups)
     layout = PAPER[args.width]
     title = not args.no_title
     with paper_rc(layout):
@@ -75,6 +80,21 @@ def main(args: argparse.Namespace) -> int:
     plt.close(figure)
     print(f"wrote {out}")
     return 0
+
+
+def _chosen(runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str, case: str | None,
+            groups) -> pd.DataFrame:  # fmt: skip
+    """The per-instance rows of the main comparison, or of one case."""
+    if case is None:
+        return groups.chart_groups(runs, instances, puzzle)[0].select(instances)
+    cases = sorted(set(runs.loc[runs["puzzle"] == puzzle, "case"].astype(str)))
+    if case not in cases:
+        raise UsageError(f"no case {case!r} in these runs (cases: {', '.join(cases)})")
+    pairs = runs.loc[runs["case"] == case, ["config", "instance"]].drop_duplicates()
+    keep = instances.set_index(["config", "instance"]).index.isin(
+        pairs.set_index(["config", "instance"]).index
+    )
+    return instances[keep]
 
 
 def _pair(instances: pd.DataFrame, puzzle: str, x: str | None, y: str | None) -> tuple[str, str]:
