@@ -43,6 +43,10 @@ COMMANDS = {
     "baseline": "baseline",
     "history": "history",
     "backup": "backup",
+    "ab": "ab",
+    "find": "find",
+    "export": "export",
+    "publish": "publish",
     "completion": "completion",
 }
 
@@ -60,6 +64,7 @@ EXAMPLES = (
     ("results latest --format csv --out runs.csv", "export the latest sweep"),
     ("report latest", "Markdown + HTML report with charts"),
     ("compare BASELINE latest", "regression verdicts"),
+    ("ab main", "the working tree against main, swept side by side on this machine"),
     ("completion bash > ~/.local/share/bash-completion/completions/bench", "shell completion"),
 )
 

@@ -41,3 +41,12 @@ class StoreError(HarnessError):
 class SweepStopped(HarnessError):
     """A loss of runs that every later run would share (the scheduler is gone, the runs'
     temporary disk is full): the sweep stops unfinished and resumable (``bench.lost``), exit 3."""
+
+
+class SideError(HarnessError):
+    """One side of an A/B (``bench ab``) could not sweep; its own exit code is kept (2: the
+    suite or a flag was bad input to that side's code too)."""
+
+    def __init__(self, side: str, code: int, message: str) -> None:
+        super().__init__(f"{side}: its sweep failed (exit {code}): {message}")
+        self.code = code

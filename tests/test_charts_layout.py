@@ -150,10 +150,11 @@ def test_main_comparison_and_cases_apart() -> None:
 
 
 def test_trend_chart_lines_never_repeat_a_look() -> None:
-    """Twelve cases across commits: twelve distinct colour/dash/marker looks, all from the
-    report's palette (the default colour cycle repeated after ten)."""
+    """Twelve cases across commits: twelve distinct colour/dash/marker looks and twelve
+    distinct colours, all the report's palette or its shades (the default colour cycle
+    repeated after ten)."""
     from bench.analysis.history import trend_chart
-    from bench.analysis.style import OKABE_ITO
+    from bench.analysis.style import distinct_colours
 
     table = pd.DataFrame(
         [{"case": f"case-{k}", "commit": c, "first_run": f"2026-12-01T0{i}", "solve_s": 0.1 * (k + 1)}
@@ -164,6 +165,7 @@ def test_trend_chart_lines_never_repeat_a_look() -> None:
         lines = figure.axes[0].get_lines()
         looks = {(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines}
         assert len(lines) == 12 and len(looks) == 12
-        assert {line.get_color() for line in lines} <= set(OKABE_ITO)
+        colours = [line.get_color().lower() for line in lines]
+        assert len(set(colours)) == 12 and set(colours) <= set(distinct_colours(12))
     finally:
         plt.close(figure)

@@ -239,6 +239,31 @@ def test_a_machine_slower_at_every_build_is_not_a_build_regression() -> None:
     assert set(one.drop(index="enc2")["verdict"]) == {"same"}
 
 
+def test_same_machine_ab_keeps_a_slowdown_common_to_every_build() -> None:
+    """Interleaved A/B on one machine (``bench ab``): the machine cannot drift between the
+    sides, so every build 2x slower is the change's doing and each build row says so."""
+    rng = np.random.default_rng(7)
+    names = [f"enc{i}" for i in range(6)]
+    cases = [(i, "solved", [0.5, 0.5, 0.5]) for i in "ab"]
+
+    def sweep(factor: float) -> pd.DataFrame:
+        return pd.concat(
+            _runs(cases, {"conflicts": 10}, encoding=name).assign(
+                build_cpu_s=0.02 * factor * (1 + 0.02 * rng.standard_normal(6))
+            )
+            for name in names
+        )
+
+    base, cur = sweep(1.0), sweep(2.0)
+    table = compare_runs(base, cur, divide_drift=False).table
+    builds = table[table["aspect"] == "build"]
+    assert set(builds["verdict"]) == {"regression"}
+    assert builds["ratio"].to_numpy() == pytest.approx(2.0, rel=0.05)
+    assert "divided out" not in " ".join(builds["reason"])
+    divided = compare_runs(base, cur).table  # across sweeps: the common drift divided out
+    assert set(divided[divided["aspect"] == "build"]["verdict"]) == {"same"}
+
+
 def test_a_run_without_the_counter_keeps_it_out_of_the_comparison() -> None:
     """Two of three repeats solved (the mode) and one stopped early with no counters: the
     counter is not on every run, so the verdict falls back to time instead of failing."""

@@ -32,7 +32,8 @@ gives one *build* row pooled over its instances. The rules (after BenchExec and 
   The median build ratio over all configurations (the machine's drift between the two
   sweeps) is divided out first: one encoding's slower build stands out, a sweep that ran
   slower everywhere does not; a change that slowed every build alike is left to the
-  counters and solve times.
+  counters and solve times. Sides measured in interleaved rounds on one machine (``bench
+  ab``) keep it (``divide_drift=False``): there the machine cannot drift between the sides.
 - Times from different machines (another CPU model or core count) are "not comparable"
   unless calibration figures are given to scale them.
 Pure pandas and numpy: no solver is imported.
@@ -166,11 +167,15 @@ def compare_runs(
     calibration: tuple[float | None, float | None] = (None, None),
     times_comparable: bool = True,
     across_versions: bool = False,
+    divide_drift: bool = True,
 ) -> Verdicts:
     """Compare two run tables (RunRecord columns).
 
     ``calibration`` = (baseline, current) figures scale times from two machines;
     ``times_comparable=False`` says the machines differ and no scaling was asked for.
+    ``divide_drift=False`` keeps the common build drift: for sides measured in interleaved
+    rounds on one machine (``bench ab``), where the machine cannot drift between them, a
+    common build slowdown is the change's own doing.
     """
     threshold = check_threshold(threshold, "--threshold")
     time_threshold = check_threshold(time_threshold, "--time-threshold")
@@ -200,7 +205,7 @@ def compare_runs(
         ]
         head = {"puzzle": puzzle, "instance": f"(build, {len(pairs)} instances)"}
         builds.append({**head, "config": config, "aspect": "build", **rules.build(pairs, rng)})
-    drift = _machine_drift(builds)
+    drift = _machine_drift(builds) if divide_drift else 1.0
     rows += [rules.without_drift(row, drift) for row in builds]
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
 

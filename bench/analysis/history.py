@@ -21,12 +21,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from bench.analysis.stats import instance_status
-from bench.analysis.style import LINESTYLES, MARKERS, OKABE_ITO
+from bench.analysis.style import LINESTYLES, MARKERS, OKABE_ITO, distinct_colours
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
 
-COLUMNS = ["case", "commit", "dirty", "first_run", "sweeps", "runs", "status", "build_s",
-           "solve_s", "counter", "counter_value"]  # fmt: skip
+COLUMNS = ["case", "commit", "dirty", "first_run", "commit_date", "sweeps", "runs", "status",
+           "build_s", "solve_s", "counter", "counter_value"]  # fmt: skip
 
 
 def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame:
@@ -53,7 +53,8 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     ]
     data["dirty"] = dirty.astype(bool)
     data = with_work_times(data, *cpu_recorded(data))  # CPU everywhere, or wall everywhere
-    order = data.groupby("commit")["started_at"].min().sort_values()
+    data["commit_date"] = data.get("env_commit_date", pd.Series("", index=data.index)).fillna("")
+    order = commit_order(data)
     rows = []
     for (label, commit), group in data.groupby(["case_label", "commit"], sort=False):
         counter, value = _main_counter(group)
@@ -63,6 +64,7 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
                 "commit": commit,
                 "dirty": bool(group["dirty"].any()),
                 "first_run": pd.Timestamp(group["started_at"].min()).isoformat(),
+                "commit_date": str(group["commit_date"].iloc[0]),
                 "sweeps": int(group["run_id"].nunique()),
                 "runs": len(group),
                 "status": instance_status(group["status"]),  # the one rule (stats)
@@ -73,9 +75,20 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
             }
         )
     table = pd.DataFrame(rows, columns=COLUMNS)
-    rank = {c: i for i, c in enumerate(order.index)}
+    rank = {c: i for i, c in enumerate(order)}
     table["_order"] = table["commit"].map(rank)
     return table.sort_values(["case", "_order"]).drop(columns="_order").reset_index(drop=True)
+
+
+def commit_order(data: pd.DataFrame, started: str = "started_at") -> list[str]:
+    """Commits (``commit`` column) by commit date where every run carries one (``commit_date``,
+    from history exports), else in the order they were first swept."""
+    first = data.groupby("commit")[started].min()
+    dates = data.groupby("commit")["commit_date"].max() if "commit_date" in data else None
+    if dates is not None and (dates.fillna("") != "").all():
+        key = pd.to_datetime(dates, utc=True)
+        return list(pd.DataFrame({"d": key, "f": first}).sort_values(["d", "f"]).index)
+    return list(first.sort_values().index)
 
 
 def _main_counter(group: pd.DataFrame) -> tuple[str, float]:
@@ -89,18 +102,25 @@ def _main_counter(group: pd.DataFrame) -> tuple[str, float]:
     return "", float("nan")
 
 
+def ordered_commits(table: pd.DataFrame) -> list[str]:
+    """The commits of a ``per_commit`` table in order (commit date, else first swept)."""
+    return commit_order(table, "first_run")
+
+
 def trend_chart(table: pd.DataFrame, max_cases: int = 12, title: str = "") -> Figure:
     """Median solve CPU time per commit, one line per case (the slowest cases first)."""
-    commits = list(dict.fromkeys(table.sort_values("first_run")["commit"]))
+    commits = ordered_commits(table)
     slowest = table.groupby("case")["solve_s"].max().sort_values(ascending=False)
     cases = list(slowest.index[:max_cases])
     figure, ax = plt.subplots(figsize=(9, 5))
+    colours = distinct_colours(len(cases))
     for k, case in enumerate(cases):
         rows = table[table["case"] == case].set_index("commit")
         xs = [i for i, c in enumerate(commits) if c in rows.index]
         ys = [rows.loc[c, "solve_s"] for c in commits if c in rows.index]
-        # the report's palette; past its colours the dash and marker change, so no two repeat
-        ax.plot(xs, ys, color=OKABE_ITO[k % len(OKABE_ITO)], markersize=4,
+        # the report's palette, then its shades: no colour repeats; past the palette the dash
+        # and marker change too, so a greyscale print tells them apart
+        ax.plot(xs, ys, color=colours[k], markersize=4,
                 marker=MARKERS[k // len(OKABE_ITO) % len(MARKERS)],
                 linestyle=LINESTYLES[k // len(OKABE_ITO) % len(LINESTYLES)],
                 label=case if len(case) < 70 else case[:67] + "...")  # fmt: skip

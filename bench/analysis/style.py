@@ -97,6 +97,17 @@ def config_styles(pairs: list[tuple[str, str]]) -> dict[str, dict]:
     return styles
 
 
+def distinct_colours(count: int) -> list[str]:
+    """``count`` colours, none repeated: the palette, then its darker and lighter shades."""
+    found: list[str] = []
+    k = 0
+    while len(found) < count:
+        found += [s for s in (_shade(c, k) for c in OKABE_ITO) if s.lower() not in found]
+        found = list(dict.fromkeys(s.lower() for s in found))
+        k += 1
+    return found[:count]
+
+
 def _shade(colour: str, k: int) -> str:
     """The k-th variant: alternately darker and lighter, further with k."""
     if k == 0:

@@ -31,8 +31,9 @@ from bench.analysis.compare import (
     gate,
     machine,
 )
-from bench.analysis.formats import fitting_console, markdown_table, missing
+from bench.analysis.formats import fitting_console, missing
 from bench.analysis.sources import Runs, calibration, load_source
+from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
 from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
 from models.errors import UsageError
@@ -90,6 +91,7 @@ def main(args: argparse.Namespace) -> int:
     )
     counts = verdicts.counts()
     shown = verdicts.table if args.all else verdicts.table[verdicts.table["verdict"] != "same"]
+    shown = ordered(shown)  # regressions first
     if args.format == "json":
         text = json.dumps(
             {"baseline": base.label, "current": cur.label, "notes": notes, "counts": counts,
@@ -98,7 +100,8 @@ def main(args: argparse.Namespace) -> int:
             indent=1,
         )  # fmt: skip
     else:
-        text = _markdown(title, notes, counts, shown, decision)
+        text = markdown(f"bench compare: {title}", _context(base, cur, notes, comparable), counts,
+                        shown, gate_line(decision))  # fmt: skip
     if args.format == "table":
         _print_table(title, notes, counts, shown, decision)
     else:
@@ -119,6 +122,42 @@ def _machines(base: Runs, cur: Runs, across: bool):
         note = f"{change}: times scaled by calibration {base_cal:.3f} s / {cur_cal:.3f} s"
         return [note], (base_cal, cur_cal), True
     return [f"{change}: times not compared (--across-versions scales them)"], (None, None), False
+
+
+def _context(base: Runs, cur: Runs, notes: list[str], comparable: bool) -> Context:
+    """What was compared, for the Markdown: a committed baseline or a stored sweep a side,
+    and whether both ran on one machine (told apart by CPU model and cores)."""
+
+    def side(runs: Runs) -> str:
+        commits = sorted({str(e.get("git_commit", ""))[:10] for e in runs.environments.values()})
+        at = f" at {', '.join(c for c in commits if c)}" if any(commits) else ""
+        kind = "committed baseline" if runs.label in _baseline_names() else "sweep"
+        return f"{kind} {runs.label}{at}"
+
+    def repeats(runs: pd.DataFrame) -> int:
+        return (
+            int(runs.groupby(["puzzle", "instance", "encoding"]).size().median())
+            if len(runs)
+            else 0
+        )
+
+    machines = {machine(e) for side_ in (base, cur) for e in side_.environments.values()}
+    return Context(
+        base=side(base) + ", measured in another job"
+        if base.label in _baseline_names()
+        else side(base),
+        current=side(cur),
+        same_machine=len(machines) == 1 and comparable,
+        machine=", ".join(sorted(machines)),
+        repeats=(repeats(base.runs), repeats(cur.runs)),
+        notes=notes,
+    )
+
+
+def _baseline_names() -> set[str]:
+    from bench.analysis.sources import BASELINE_DIR
+
+    return {p.stem for p in BASELINE_DIR.glob("*.json")}
 
 
 def _version_notes(base: pd.DataFrame, cur: pd.DataFrame) -> list[str]:
@@ -148,19 +187,6 @@ HEADERS = ["puzzle", "instance", "config", "aspect", "status", "base -> cur", "r
            "verdict", "reason"]  # fmt: skip
 
 
-def _markdown(
-    title: str, notes: list[str], counts: dict, shown: pd.DataFrame, decision: Gate
-) -> str:
-    lines = [f"### bench compare: {title}", "", _gate_line(decision), "", _counts_line(counts), ""]
-    lines += [f"- {n}" for n in notes] + ([""] if notes else [])
-    if len(shown):
-        cells = [_cells(row) for row in shown.itertuples()]
-        for row in cells:
-            row[7] = f"**{row[7]}**" if row[7] == "regression" else row[7]
-        lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS)))
-    return "\n".join(lines)
-
-
 def _print_table(
     title: str, notes: list[str], counts: dict, shown: pd.DataFrame, decision: Gate
 ) -> None:
@@ -178,14 +204,7 @@ def _print_table(
         table.add_row(*cells)
     console.print(table)
     console.print(_counts_line(counts), highlight=False)
-    console.print(_gate_line(decision), highlight=False, markup=False)
-
-
-def _gate_line(decision: Gate) -> str:
-    """The gate's verdict in one line: what CI shows first."""
-    if decision.verdict == "pass":
-        return "gate: pass"
-    return f"gate: FAIL ({decision.verdict}): " + "; ".join(decision.problems)
+    console.print(gate_line(decision), highlight=False, markup=False)
 
 
 def _counts_line(counts: dict) -> str:

@@ -18,7 +18,8 @@ from rich.table import Table
 
 from bench import store
 from bench.analysis.formats import fitting_console, markdown_table
-from bench.analysis.history import per_commit, trend_chart
+from bench.analysis.history import ordered_commits, per_commit, trend_chart
+from bench.history_folder import load_any
 from bench.outputs import write_output
 from models.errors import UsageError
 
@@ -35,21 +36,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--chart", metavar="FILE", help="also draw a trend chart (.svg, .png, .pdf)"
     )
-    parser.add_argument("--store", default=str(store.DEFAULT_STORE), metavar="PATH")
+    parser.add_argument(
+        "--store", default=str(store.DEFAULT_STORE), metavar="PATH",
+        help="a results store, or a folder of history exports (`bench export`)",
+    )  # fmt: skip
 
 
 def main(args: argparse.Namespace) -> int:
-    if not Path(args.store).is_file():
-        raise UsageError(f"{args.store}: no results store here yet")
-    runs = store.load(args.store, with_environment=True)
-    unusable = [s for s in store.sweep_states(args.store).values() if not s.usable]
+    runs = load_any(args.store, args.suite)
+    unusable = (
+        [s for s in store.sweep_states(args.store).values() if not s.usable]
+        if Path(args.store).is_file()
+        else []
+    )  # a history folder holds finished sweeps of main only
     if unusable:  # a failed, killed or empty sweep is no point of the history
         runs = runs[~runs["run_id"].isin({s.run_id for s in unusable})]
         ids = ", ".join(s.run_id for s in unusable)
         print(f"note: left out {len(unusable)} sweep(s) that did not finish with runs: {ids}",
               file=sys.stderr)  # fmt: skip
-    if args.suite:
-        runs = runs[runs["suite"] == args.suite]
     table = per_commit(runs, args.case)
     if table.empty:
         raise UsageError("no stored runs match (see --suite and --case)")
@@ -64,7 +68,7 @@ def main(args: argparse.Namespace) -> int:
     if args.format == "md":
         print(markdown_table(wide.reset_index(names="case")))
         return 0
-    out = Table(title=f"median solve CPU s [main counter] per commit ({len(wide)} cases)")
+    out = Table(title=f"median solve CPU s [counter=median] per commit ({len(wide)} cases)")
     out.add_column("case", overflow="fold")
     for commit in wide.columns:
         out.add_column(commit, justify="right")
@@ -76,7 +80,7 @@ def main(args: argparse.Namespace) -> int:
 
 def _wide(table: pd.DataFrame, last: int) -> pd.DataFrame:
     """Cases x the last commits, each cell "time [counter]" (or the status if unanswered)."""
-    commits = list(dict.fromkeys(table.sort_values("first_run")["commit"]))[-last:]
+    commits = ordered_commits(table)[-last:]
     cells = {}
     for row in table[table["commit"].isin(commits)].itertuples():
         if math.isnan(row.solve_s):
@@ -84,7 +88,7 @@ def _wide(table: pd.DataFrame, last: int) -> pd.DataFrame:
         else:
             text = f"{row.solve_s:.3g}"
             if row.counter and not math.isnan(row.counter_value):
-                text += f" [{row.counter_value:.4g}]"
+                text += f" [{row.counter}={row.counter_value:.4g}]"
         cells[(row.case, row.commit)] = text
     cases = sorted({case for case, _ in cells})
     return pd.DataFrame(

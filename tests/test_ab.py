@@ -1,0 +1,202 @@
+"""A/B in one job, the gate on a pull-request-like diff, and the bisect, on a real git repository.
+
+The fixture copies this project's tree into a throw-away repository and commits three
+changes on top: a neutral one (a README line), one that builds ``bool-cpsat``'s model
+twice, one that turns CP-SAT's presolve off for ``bool-cpsat`` (a weaker solver
+setting). Each side of an A/B is swept by its own code (checked: a side's code is the
+repository's, never this checkout's) with a tiny suite of three rounds; the commands are
+typed as a user types them (the ``bench`` console script, ``.ci/gate``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+#: each A/B sweeps six times; on two cores shared with other jobs one took up to 150 s
+pytestmark = pytest.mark.timeout(1200)
+BENCH = str(Path(sys.executable).with_name("bench"))
+SUITE = """
+[suite]
+repeats = 3
+time_limit_s = 20
+seeds = [0]
+threads = [1]
+jobs = 1
+
+[[cases]]
+name = "tiny"
+puzzle = "sudoku_x"
+instances = ["instances/sudoku_x/16x16/fill40-s1.txt", "instances/sudoku_x/16x16/fill40-s2.txt"]
+encodings = ["bool-cpsat", "cnf-sat"]
+"""
+ENCODING = "models/sudoku/encodings/bool_cpsat.py"
+
+
+def _git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
+    return done.stdout.strip()
+
+
+def _commit(repo: Path, message: str) -> str:
+    _git(repo, "add", "-A")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", message)
+    return _git(repo, "rev-parse", "HEAD")
+
+
+def _edit(repo: Path, path: str, old: str, new: str) -> None:
+    file = repo / path
+    text = file.read_text()
+    assert old in text, f"{path} no longer holds {old!r}: update this test's edit"
+    file.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """The project's tree plus the tiny suite, then a neutral, a build-twice and a
+    weaker-setting commit: (repository, [base, neutral, twice, weaker])."""
+    repo = tmp_path_factory.mktemp("ab") / "repo"
+    listed = _git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard").splitlines()
+    for name in listed:
+        if (ROOT / name).is_file():
+            (repo / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, repo / name)
+    (repo / "tiny.toml").write_text(SUITE)
+    _git(repo, "init", "-q", "-b", "main")
+    commits = [_commit(repo, "the project as it is")]
+    with (repo / "README.md").open("a") as readme:
+        readme.write("\nA neutral line.\n")
+    commits.append(_commit(repo, "neutral: a README line"))
+    _edit(repo, ENCODING, "    def build(self, instance, limits: Limits) -> ModelSize:\n",
+          "    def build(self, instance, limits: Limits) -> ModelSize:\n"
+          "        self._build(instance, limits)\n"
+          "        return self._build(instance, limits)\n\n"
+          "    def _build(self, instance, limits: Limits) -> ModelSize:\n")  # fmt: skip
+    commits.append(_commit(repo, "bool-cpsat builds its model twice"))
+    _edit(repo, ENCODING, "solve_cpsat(self.model, limits, decode)",
+          "solve_cpsat(self.model, limits, decode, cp_model_presolve=False)")  # fmt: skip
+    commits.append(_commit(repo, "bool-cpsat: presolve off"))
+    return repo, commits
+
+
+def _bench(repo: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([BENCH, *args], cwd=repo, capture_output=True, text=True,
+                          timeout=timeout)  # fmt: skip
+
+
+def _ab(repo: Path, base: str, head: str, where: Path) -> tuple[int, dict]:
+    done = _bench(repo, "ab", base, head, "--suite", "tiny.toml", "--format", "json", "--all",
+                  "--dir", str(where))  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def _regressions(doc: dict) -> list[dict]:
+    return [v for v in doc["verdicts"] if v["verdict"] == "regression"]
+
+
+@pytest.fixture(scope="module")
+def measured(repo, tmp_path_factory) -> dict[str, tuple[int, dict, Path]]:
+    """The three A/Bs (each commit against the one before it): name -> (exit, JSON, --dir)."""
+    repo, (base, neutral, twice, weaker) = repo
+    out = {}
+    for name, (a, b) in {"neutral": (base, neutral), "twice": (neutral, twice),
+                         "weaker": (twice, weaker)}.items():  # fmt: skip
+        where = tmp_path_factory.mktemp(name)
+        out[name] = (*_ab(repo, a, b, where), where)
+    return out
+
+
+def test_ab_passes_a_neutral_commit_and_names_the_encoding_of_each_slowdown(repo, measured) -> None:
+    _, (_, neutral, twice, weaker) = repo
+    code, doc, _ = measured["neutral"]
+    assert code == 0, _regressions(doc)
+    assert doc["same_machine"] and doc["rounds"] == 3 and doc["head"] == neutral
+    assert doc["verdicts"][0]["verdict"] == "same"
+    code, doc, _ = measured["twice"]
+    assert code == 1 and doc["head"] == twice
+    (build,) = _regressions(doc)
+    assert (build["config"], build["aspect"]) == ("bool-cpsat", "build"), build
+    assert build["ratio"] > 1.5, build
+    code, doc, _ = measured["weaker"]
+    assert code == 1 and doc["head"] == weaker
+    flagged = _regressions(doc)
+    assert flagged and {v["config"] for v in flagged} == {"bool-cpsat"}
+    assert all(v["aspect"] == "solve" and "counter" in v["reason"] for v in flagged), flagged
+
+
+def test_exports_of_the_sides_give_history_and_a_site(repo, measured, tmp_path) -> None:
+    """The A/B stores hold sweeps at three commits: exported per commit and machine, read
+    back by `bench history --store DIR` and published with the doubled build marked."""
+    repo, (_, neutral, twice, weaker) = repo
+    history = tmp_path / "history"
+    for name, side in (("twice", "base"), ("twice", "head"), ("weaker", "head")):
+        store = measured[name][2] / f"{side}.sqlite"
+        done = _bench(repo, "export", "--all", "--dir", str(history), "--store", str(store))
+        assert done.returncode == 0, done.stderr
+    files = sorted(p.name for p in history.rglob("*.json"))
+    assert files == sorted(f"{c[:12]}.json" for c in (neutral, twice, weaker))
+    done = _bench(repo, "history", "--store", str(history), "--format", "csv")
+    assert done.returncode == 0, done.stderr
+    table = [line.split(",") for line in done.stdout.splitlines()]
+    commits = [row[1] for row in table[1:] if row[0].startswith("sudoku_x/bool-cpsat/")]
+    assert commits[:3] == [neutral[:10], twice[:10], weaker[:10]], commits
+    assert "deterministic_time" in done.stdout  # the counter is named
+    done = _bench(repo, "history", "--store", str(history), "--format", "md")
+    assert done.returncode == 0 and "[deterministic_time=" in done.stdout, done.stdout
+    site = tmp_path / "site"
+    done = _bench(repo, "publish", str(history), "--out", str(site))
+    assert done.returncode == 0, done.stderr
+    pages = sorted(p.name for p in (site / "cases").glob("*.html"))
+    assert len(pages) == 4, pages  # two boards x two encodings
+    page = next((site / "cases").glob("sudoku_x_bool-cpsat_*fill40-s1*.html")).read_text()
+    assert f"<code>{twice[:10]}</code> build: build time x" in page
+    assert "counter: deterministic_time" in page and twice[:10] in page and "<svg" in page
+    index = (site / "index.html").read_text()
+    assert "4 cases over 3 commits" in index
+    assert "<td class='reg'>" in index  # the bool-cpsat cases count their regressions
+
+
+def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_path) -> None:
+    """A branch off the neutral commit that builds the model twice: `.ci/gate` with the
+    target branch named (as the workflow does on a pull request) flags it, and says what
+    it compared in the Markdown it leaves for the job summary."""
+    repo, (_, neutral, twice, _) = repo
+    clone = tmp_path / "clone"
+    _git(repo, "worktree", "add", "-q", "-b", "pr", str(clone), twice)
+    _git(clone, "branch", "-f", "target", neutral)
+    env = {**os.environ, "BENCH_GATE_BASE": "target", "BENCH_GATE_SUITE": "tiny.toml",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
+    done = subprocess.run([str(clone / ".ci" / "gate")], cwd=clone, env=env, capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    verdicts = (clone / "reports" / "ci" / "verdicts.md").read_text()
+    lines = verdicts.splitlines()
+    assert lines[2].startswith("gate: FAIL (regression)"), verdicts
+    assert lines[4].startswith("**1 regression**"), verdicts
+    assert f"compared: base {neutral[:10]}, measured beside it" in verdicts, verdicts
+    assert "merge base of target" in verdicts and "same machine" in verdicts
+    first_row = next(line for line in verdicts.splitlines() if line.startswith("| **"))
+    assert "bool-cpsat" in first_row and "build" in first_row
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BENCH_SLOW_TESTS"),
+    reason="opt-in (BENCH_SLOW_TESTS=1): three A/B probes, 65 s on 2 cores, 10 min under heavy load",
+)
+def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
+    repo, (base, _, twice, weaker) = repo
+    done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",
+                  "--suite", "tiny.toml", "--quiet", timeout=1100)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = done.stdout.splitlines()[0]
+    assert first == f"first slower commit: {twice} bool-cpsat builds its model twice", first
+    assert "bool-cpsat/(build, 2 instances) build: build time x" in done.stdout
