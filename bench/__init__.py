@@ -8,6 +8,9 @@ every run from its own process, and forking a process that has threads running (
 OpenBLAS pool, pyarrow's jemalloc background thread) may deadlock the child. Runs
 that want threads ask their solver for them (``--threads``); these settings only stop
 libraries from starting pools on import.
+
+Importing ``bench`` also makes ``import models`` mean this project's package, whatever else
+named ``models`` is on the path (``bench.home``: python-sat's ``bin/models.py``).
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ SINGLE_THREADED_ENV = {
 }
 for _name, _value in SINGLE_THREADED_ENV.items():
     os.environ[_name] = _value
+
+from bench import home  # noqa: E402  (after the environment above; imports nothing heavy)
+
+home.install()
 
 
 def load(*args: Any, **kwargs: Any):

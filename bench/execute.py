@@ -12,12 +12,17 @@ as timeouts). Local runs are pinned one per core (``bench.schedule.CoreSlots``).
 Either way an ``infeasible`` claim is cross-checked as records arrive: when another
 encoding holds a verified solution of the same instance in the same sweep, the claim
 becomes ``wrong`` (stored at once, updated in place if the solution arrives later).
+
+Either way a run the harness or the cluster lost (``bench.lost``: a dead worker, helper or
+scheduler, a full temporary disk) is not stored but counted in ``Sweep.lost``; a loss every
+later run would share stops the sweep (``SweepStopped``), unfinished and resumable.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import secrets
 import socket
@@ -27,14 +32,15 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
-from bench import skips, store
+from bench import lost, skips, store
 from bench.measure import RunningRun, start_run, wait_any
 from bench.plan import PlannedRun
 from bench.record import RunRecord
 from bench.schedule import CoreSlots, SizeGate
 from bench.task import Measurement
 from models import registry
-from models.base import INFEASIBLE, SOLVED, WRONG
+from models.base import ERROR, INFEASIBLE, SOLVED, WRONG
+from models.errors import SweepStopped, UsageError
 
 #: stored solutions larger than this (JSON characters) are dropped from the record
 MAX_SOLUTION_CHARS = 200_000
@@ -60,11 +66,17 @@ class Sweep:
         environment: dict[str, Any],
         on_record: Callable[[RunRecord], None] | None = None,
         on_skip: Callable[[PlannedRun, str], None] | None = None,
+        on_lost: Callable[[PlannedRun, str], None] | None = None,
     ):
         self.conn, self.run_id, self.suite = conn, run_id, suite
         self.environment = environment
         self.on_record = on_record or (lambda record: None)
         self.on_skip = on_skip or (lambda planned, reason: None)
+        self.on_lost = on_lost or (lambda planned, reason: None)
+        #: runs the harness or the cluster lost (not stored), with why
+        self.lost: list[tuple[PlannedRun, str]] = []
+        #: set when a loss means every later run would be lost too: the sweep stops
+        self.stop_reason = ""
         self.records: list[RunRecord] = store.stored_records(conn, run_id)
         self.skipped: list[tuple[PlannedRun, str]] = skips.stored(conn, run_id)
         self.solved_by: dict[tuple[str, str], str] = {}
@@ -81,13 +93,19 @@ class Sweep:
         loaded: registry.LoadedInstance | None,
         host: str,
         provenance: dict[str, str] | None = None,
-    ) -> RunRecord:
-        """Turn one measurement into a stored record; returns it (possibly marked wrong).
+    ) -> RunRecord | None:
+        """Turn one measurement into a stored record; returns it (possibly marked wrong), or
+        None for a run lost to its temporary disk (not stored; the sweep is to stop).
 
         ``provenance``: solver version and encoding hash as found where the run ran (a Dask
         worker), and the size and hash of a board the run generated itself (``loaded`` is
         None then); missing values come from the sweep's own environment.
         """
+        fault = lost.temp_disk_fault(result.error, host) if result.status == ERROR else None
+        if fault:
+            self.lose(planned, fault)
+            self.stop_reason = fault
+            return None
         provenance = provenance or {}
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
         key = f"{planned.puzzle}/{planned.encoding}"
@@ -121,6 +139,16 @@ class Sweep:
         self.records.append(record)
         self.on_record(record)
         return record
+
+    def lose(self, planned: PlannedRun, reason: str) -> None:
+        """A run the harness or the cluster lost: counted, never stored (``bench.lost``)."""
+        self.lost.append((planned, reason))
+        self.on_lost(planned, reason)
+
+    def stopped(self, why: str, in_flight: int, not_started: int) -> SweepStopped:
+        """The error that stops this sweep: ``why``, and how many runs it leaves undone."""
+        message = lost.stopped_message(self.run_id, why, len(self.lost) + in_flight, not_started)
+        return SweepStopped(message)
 
     def skip(self, planned: PlannedRun, reason: str, size: str) -> None:
         """Store a run that will not be run (``bench.skips``), never as a measured status."""
@@ -214,8 +242,13 @@ def run_local(
                     break
                 loaded = instances.get((item.puzzle, item.instance))
                 core = cores.acquire(item)
-                # a gen: board not made yet is made by the run, inside its limits
-                run = start_run(item.task(), loaded.instance if loaded else None, core)
+                try:  # a gen: board not made yet is made by the run, inside its limits
+                    run = start_run(item.task(), loaded.instance if loaded else None, core)
+                except OSError as err:
+                    if not lost.is_machine_error(err):
+                        raise
+                    why = f"cannot make a run's temporary files: {err.strerror} ({err.filename})"
+                    raise sweep.stopped(why, len(active), len(queue) + 1) from None
                 active[run.pid] = (item, run, now_iso(), core)
                 if on_start:
                     on_start(item)
@@ -229,12 +262,51 @@ def run_local(
                     size = rules.size_of(result.made_instance)
                     instances[key] = registry.LoadedInstance(*key, result.made_instance, size)
                 record = sweep.record(item, result, started_at, instances.get(key), host)
-                gate.finished(item, record.status, wall_s=record.wall_s)
+                _finished(gate, item, record)
+            if sweep.stop_reason:  # the runs still in flight are stopped below, not stored
+                raise sweep.stopped(sweep.stop_reason, len(active), len(queue))
             if on_tick:
                 on_tick()
     finally:
         for _, run, _, _ in active.values():  # interrupted: no run (or its files) outlives it
             run.abort()
+
+
+def _finished(gate: SizeGate, item: PlannedRun, record: RunRecord | None) -> None:
+    """Tell the size gate a run ended (a lost run ends with no status and stops nothing)."""
+    if record is None:
+        gate.finished(item, "")
+    else:
+        gate.finished(item, record.status, wall_s=record.wall_s)
+
+
+def _quiet_dask() -> None:
+    """Silence Dask's loggers in this process: the sweep says what went wrong in one line."""
+    names = [n for n in logging.root.manager.loggerDict if n.split(".")[0] == "distributed"]
+    for name in ["distributed", *names]:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+
+
+def reach_scheduler(address: str) -> None:
+    """Open and close one connection to the scheduler at ``address`` (TLS from Dask's
+    configuration, as the client's), within ``distributed.comm.timeouts.connect``; a
+    scheduler that cannot be reached is the harness's fault (exit 3), found before the
+    sweep is stored."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.security import Security
+
+    async def probe() -> None:
+        comm = await connect(address, **Security().get_connection_args("client"))
+        await comm.close()
+
+    try:
+        asyncio.run(probe())
+    except ValueError as err:  # not an address of a known protocol
+        raise UsageError(f"--scheduler {address}: {err}") from None
+    except (OSError, TimeoutError) as err:
+        raise SweepStopped(f"cannot reach the scheduler at {address}") from err
 
 
 @contextlib.contextmanager
@@ -272,7 +344,7 @@ def run_dask(
     plugins = os.environ.get(registry.PLUGINS_ENV, "")
     queue = deque(planned)
     gate = sweep.gate(list(queue), instances)
-    with Client(scheduler, timeout="30s") as client:
+    with Client(scheduler) as client:  # timeout: Dask's distributed.comm.timeouts.connect
         if not sweep.environment.get("workers"):  # each worker measures its own machine
             try:
                 puzzles = sorted({r.puzzle for r in queue})
@@ -303,15 +375,27 @@ def run_dask(
             item = futures.pop(future)
             try:
                 reply = future.result()
-            except Exception as err:  # the worker itself failed: keep the sweep going
-                reply = remote.failure(f"dask task failed: {type(err).__name__}: {err}")
-            result = remote.measurement_from(reply)
-            loaded = instances.get((item.puzzle, item.instance))
-            started_at = reply.get("started_at") or now_iso()
-            keys = ("solver_version", "encoding_hash", "size", "instance_hash")
-            worker = {k: reply[k] for k in keys if reply.get(k)}
-            record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
-            gate.finished(item, record.status, wall_s=record.wall_s)
+            except Exception as err:  # never the run's own failure (that comes as a reply)
+                if client.status != "running":  # the scheduler is gone, and every run with it
+                    _quiet_dask()  # its client would log the reconnection it gives up on
+                    sweep.lose(item, f"{type(err).__name__}: {err}")
+                    why = f"lost the connection to the scheduler at {scheduler}"
+                    raise sweep.stopped(why, len(futures), len(queue)) from None
+                reply = remote.lost_reply(f"{type(err).__name__}: {err}")  # e.g. KilledWorker
+            record = None
+            if reply.get("lost"):  # the worker's helper died, hung or could not start the run
+                sweep.lose(item, reply["lost"])
+                sweep.stop_reason = lost.temp_disk_fault(reply["lost"], reply.get("host", ""))
+            else:
+                result = remote.measurement_from(reply)
+                loaded = instances.get((item.puzzle, item.instance))
+                started_at = reply.get("started_at") or now_iso()
+                keys = ("solver_version", "encoding_hash", "size", "instance_hash")
+                worker = {k: reply[k] for k in keys if reply.get(k)}
+                record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
+            _finished(gate, item, record)
+            if sweep.stop_reason:
+                raise sweep.stopped(sweep.stop_reason, len(futures), len(queue))
             submit_ready()
             if on_tick:
                 on_tick()

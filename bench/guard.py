@@ -8,6 +8,11 @@ that starts runs first starts this small process (``python -m bench.guard``, in 
 of its own so a terminal's Ctrl-C does not reach it) and tells it, over a pipe, each run's
 process group and temporary directory as runs start and end. When the pipe closes (the
 parent exited, however it exited) the guard kills what is left and deletes the folders.
+
+A guard can itself be killed. The parent keeps its own list of what it announced, and
+``guard()`` (called as runs start and end, and on every wake-up of a waiting parent:
+``bench.measure.wait_any``) starts a new guard when the old one is gone and announces every
+run still going to it, so a ``kill -9`` of the parent after its guard died leaves no run.
 """
 
 from __future__ import annotations
@@ -28,7 +33,9 @@ SETTLE_S = 2.0
 class Guard:
     """The parent's end: start the watchman once, then announce runs as they start and end."""
 
-    def __init__(self) -> None:
+    def __init__(self, watched: dict[int, str] | None = None) -> None:
+        #: what this parent announced and has not yet taken back: pgid -> folder
+        self.watched: dict[int, str] = dict(watched or {})
         self._process = subprocess.Popen(
             [sys.executable, "-m", "bench.guard"],
             stdin=subprocess.PIPE,
@@ -39,11 +46,18 @@ class Guard:
         )
         self.pid = self._process.pid
         self.fd = self._process.stdin.fileno()
+        for pgid, folder in self.watched.items():  # a guard that replaces a dead one
+            self._send(f"+ {pgid} {folder}")
+
+    def alive(self) -> bool:
+        return self._process.poll() is None
 
     def watch(self, pgid: int, folder: str) -> None:
+        self.watched[pgid] = folder
         self._send(f"+ {pgid} {folder}")
 
     def forget(self, pgid: int) -> None:
+        self.watched.pop(pgid, None)
         self._send(f"- {pgid}")
 
     def close(self) -> None:
@@ -60,15 +74,30 @@ class Guard:
 
 
 _guard: Guard | None = None
+#: guards started to replace one that died (for the sweep's own report and the tests)
+replaced = 0
 
 
 def guard() -> Guard:
-    """This process's guard, started on first use."""
-    global _guard
-    if _guard is None or _guard._process.poll() is not None:
-        _guard = Guard()
-        atexit.register(_guard.close)
+    """This process's guard: started on first use, replaced (told every run still going)
+    when it died."""
+    global _guard, replaced
+    if _guard is not None and _guard.alive():
+        return _guard
+    watched = {}
+    if _guard is not None:
+        watched = _guard.watched
+        _guard.close()  # reaps the dead one, drops our end of its pipe
+        replaced += 1
+    _guard = Guard(watched)
+    atexit.register(_guard.close)
     return _guard
+
+
+def check() -> None:
+    """Replace this process's guard if it died; nothing when no guard was ever started."""
+    if _guard is not None and not _guard.alive():
+        guard()
 
 
 def close_in_child() -> None:

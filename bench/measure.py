@@ -361,6 +361,7 @@ def _pin(cpu: int | None) -> None:
 
 def wait_any(runs: list[RunningRun], max_wait: float = IDLE_POLL_S) -> list[RunningRun]:
     """Wait until some run has finished its report or overrun a limit; return those (done)."""
+    guard.check()  # a guard killed meanwhile is replaced before anything else can go wrong
     now = time.perf_counter()
     pending = [r for r in runs if not r.done]
     if pending:

@@ -83,6 +83,12 @@ class SweepProgress:
         """A planned run that will not run (``bench.schedule``): counted done, status skipped."""
         self._advance(planned, "skipped", f"skipped ({reason})")
 
+    def lost(self, planned: PlannedRun, reason: str) -> None:
+        """A run the harness or the cluster lost (``bench.lost``): done here, not stored."""
+        first = reason.strip().splitlines()[0] if reason.strip() else ""
+        self._advance(planned, "lost", f"lost ({first})")
+        self.tick(force=True)
+
     def _advance(self, run: RunRecord | PlannedRun, status: str, outcome: str) -> None:
         """One more run done: the bar moves, or (not on a terminal) one line is printed."""
         self.done += 1
@@ -104,7 +110,7 @@ class SweepProgress:
         if not force and now - self._last < REFRESH_S:
             return
         self._last = now
-        order = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR, "skipped")
+        order = (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR, "skipped", "lost")
         counts = " ".join(
             f"{s} {self.counts[s]}"
             for s in order

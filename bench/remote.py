@@ -5,7 +5,8 @@ safe; so each worker thread keeps one single-threaded helper, ``python -m bench.
 which has imported the registry and the solver libraries once and forks every run from
 itself with ``run_isolated``, exactly like the local executor. Tasks and Measurements
 travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
-replaced, and the run is recorded as an error.
+replaced, and its run is *lost* (``bench.lost``: not stored, run again by ``--resume``),
+never recorded as the encoding's error: so is a run the helper could not start.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from typing import Any
 from bench.measure import KILL_GRACE_S
 from bench.suites_dir import REPO_ROOT
 from bench.task import Measurement
-from models.base import ERROR
 
 #: time allowed beyond a run's own limit and kill grace (helper start-up, imports, verification)
 HELPER_SLACK_S = 120.0
@@ -46,16 +46,17 @@ def run_on_worker(task: dict[str, Any], plugins: str = "") -> dict[str, Any]:
             ready, _, _ = select.select([helper.stdout], [], [], timeout)
             if not ready:
                 _drop(helper)
-                return failure("the helper process on the worker did not answer in time")
+                return lost_reply("the helper process on the worker did not answer in time")
             line = helper.stdout.readline()
             if not line:
+                code = helper.wait()
                 _drop(helper)
-                return failure(f"the helper process on the worker died ({helper.wait()})")
+                return lost_reply(f"the helper process on the worker died ({code})")
             if line.startswith(REPLY):
                 return json.loads(line[len(REPLY) :])
     except (OSError, ValueError) as err:
         _drop(helper)
-        return failure(f"the helper process on the worker failed: {err}")
+        return lost_reply(f"the helper process on the worker failed: {err}")
 
 
 def _helper(plugins: str) -> subprocess.Popen:
@@ -95,12 +96,9 @@ def worker_environment(puzzles: list[str] | None = None) -> dict[str, Any]:
     return collect(calibrate=True, puzzles=puzzles)
 
 
-def failure(message: str) -> dict[str, Any]:
-    return {
-        **asdict(Measurement(ERROR, error=message)),
-        "host": socket.gethostname(),
-        "started_at": _now(),
-    }
+def lost_reply(message: str) -> dict[str, Any]:
+    """The reply for a run the worker could not measure (``bench.lost``): no record."""
+    return {"lost": message, "host": socket.gethostname(), "started_at": _now()}
 
 
 def provenance(task_line: str, made: Any = None) -> dict[str, str]:
@@ -150,8 +148,12 @@ def main() -> int:
             task = RunTask(**json.loads(line))
             warm_up([task.puzzle])  # once a puzzle: every later run of it forks warm
             result = run_isolated(task)
-        except Exception as err:  # bad input on this worker (a missing file): the run's error
-            result = Measurement(ERROR, error=f"{type(err).__name__}: {err}")
+        except Exception as err:  # this worker could not start the run (a missing file, a
+            # full temporary disk): the cluster's fault, not the encoding's
+            reply = {"lost": f"on {host}: {type(err).__name__}: {err}", "host": host}
+            sys.stdout.write(REPLY + json.dumps(reply) + "\n")
+            sys.stdout.flush()
+            continue
         made, result.made_instance = result.made_instance, None  # a board the run made: not JSON
         reply = {**asdict(result), "host": host, "started_at": started_at}
         reply.update(provenance(line, made))

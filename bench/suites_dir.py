@@ -11,10 +11,9 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from bench.home import REPO_ROOT as REPO_ROOT  # the root's one home; imported from here too
 from models import registry
 
-#: the folder holding ``bench/`` and ``models/`` (a checkout, or site-packages when installed)
-REPO_ROOT = Path(__file__).resolve().parent.parent
 SUITES_DIR = Path(__file__).parent / "suites"
 
 

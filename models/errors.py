@@ -38,6 +38,11 @@ class StoreError(HarnessError):
     """The store cannot be read or written (corrupt, foreign, newer, disk full): exit code 3."""
 
 
+class SweepStopped(HarnessError):
+    """A loss of runs that every later run would share (the scheduler is gone, the runs'
+    temporary disk is full): the sweep stops unfinished and resumable (``bench.lost``), exit 3."""
+
+
 class SideError(HarnessError):
     """One side of an A/B (``bench ab``) could not sweep; its own exit code is kept (2: the
     suite or a flag was bad input to that side's code too)."""

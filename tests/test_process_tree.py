@@ -7,6 +7,7 @@ alive and no solver file is left in the temporary directory.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -117,4 +118,43 @@ def test_killed_sweep_leaves_no_cbc_and_no_files(tmp_path: Path, sig: int) -> No
         _, err = sweep.communicate(timeout=10)
     assert sweep.returncode == (-9 if sig == signal.SIGKILL else 130), err
     assert "Traceback" not in err
+    _assert_all_gone(pgid, tmp)
+
+
+def _guards_of(parent: int) -> list[int]:
+    """Live guard processes (``python -m bench.guard``) started by ``parent``."""
+    found = []
+    for name in os.listdir("/proc"):
+        info = _stat(int(name)) if name.isdigit() else None
+        if info and info[2] == parent and info[1] not in ("Z", "X"):
+            with contextlib.suppress(OSError):
+                if b"bench.guard" in Path(f"/proc/{name}/cmdline").read_bytes():
+                    found.append(int(name))
+    return found
+
+
+def test_a_killed_guard_is_replaced_so_a_killed_sweep_still_leaves_nothing(
+    tmp_path: Path,
+) -> None:
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    suite = tmp_path / "cbc.toml"
+    suite.write_text(
+        f'[[cases]]\nname = "cbc"\npuzzle = "numberlink"\ninstances = ["{HARD_BOARD}"]\n'
+        'encodings = ["flow-mip-cbc"]\ntime_limit_s = 120\n'
+    )
+    sweep = _spawn(["run", "--suite", str(suite), "--store", str(tmp_path / "bench.sqlite")], tmp)
+    try:
+        pgid = _wait_for_cbc(sweep.pid, sweep)
+        (first,) = _guards_of(sweep.pid)
+        os.kill(first, signal.SIGKILL)  # the guard dies; the sweep must notice
+        deadline = time.monotonic() + 5
+        while not [g for g in _guards_of(sweep.pid) if g != first] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        replaced = [g for g in _guards_of(sweep.pid) if g != first]
+        time.sleep(0.3)  # the new guard reads what the sweep told it
+    finally:
+        sweep.send_signal(signal.SIGKILL)  # then the sweep dies, with CBC still solving
+        sweep.communicate(timeout=10)
+    assert replaced, "no new guard after the first was killed"
     _assert_all_gone(pgid, tmp)

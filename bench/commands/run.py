@@ -16,7 +16,9 @@ gave up rather than hit it, and stops nothing. Suites that ask for it
 (``report = true``, as ``all`` and ``quick`` do) end with a rendered report.
 
 Exit code: 0 when every run ended solved, infeasible, timeout or memout (limits are
-expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage.
+expected in a sweep); 1 when any run is wrong or error; 2 for a bad suite or usage; 3 when
+the harness or the cluster lost runs (``bench.lost``: not stored, the sweep left unfinished
+for ``--resume``) or the scheduler cannot be reached (checked before the sweep is stored).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import environment, execute, limits, measure, skips, store, suites
+from bench import environment, execute, limits, lost, measure, skips, store, suites
 from bench.analysis.formats import fitting_console
 from bench.commands.solve import add_max_cells, apply_max_cells, default_memory_limit_mb
 from bench.plan import (
@@ -155,6 +157,7 @@ def main(args: argparse.Namespace) -> int:
             check_unchanged(
                 run_id, instances, sweep_row["instance_hashes"], store.stored_records(conn, run_id)
             )
+            _reachable(args)
             env = _warm(plan, store.environments(args.store, [run_id]).get(run_id))
             args.jobs = args.jobs or default_jobs()
             code, ran = _run(conn, console, args, run_id, suite_name, plan, instances, env)
@@ -172,6 +175,7 @@ def main(args: argparse.Namespace) -> int:
     plan = with_memory_limit(plan, args.memory_limit, default_memory_limit_mb() / args.jobs)
     wanted = suite.report if args.report is None else args.report
     run_id = execute.new_run_id()
+    _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
     env = _warm(plan)
     with store.connect(args.store) as conn:
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args, wanted))
@@ -186,6 +190,11 @@ def default_jobs() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover (not Linux)
         return os.cpu_count() or 1
+
+
+def _reachable(args: argparse.Namespace) -> None:
+    if args.executor == "dask" and args.scheduler:
+        execute.reach_scheduler(args.scheduler)
 
 
 def _check_same_suite(given: str, sweep_row: dict) -> None:
@@ -223,8 +232,9 @@ def _report_complete(run_id: str) -> bool:
 
 
 def _report(args: argparse.Namespace, run_id: str, code: int, wanted: bool) -> int:
-    """Render the sweep's report (reports/<run id>/) and print where it is."""
-    if not wanted:
+    """Render the sweep's report (reports/<run id>/) and print where it is; not for a
+    sweep that lost runs (unfinished: its resume renders it)."""
+    if not wanted or code == lost.EXIT_CODE:
         return code
     from bench.commands import report
 
@@ -246,7 +256,7 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
     previous = signal.signal(signal.SIGTERM, _terminate)
     progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")
     sweep = execute.Sweep(
-        conn, run_id, suite_name, env, on_record=progress.finished, on_skip=progress.skipped
+        conn, run_id, suite_name, env, progress.finished, progress.skipped, progress.lost
     )
     try:
         with progress:
@@ -261,7 +271,8 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
                 )
     finally:
         signal.signal(signal.SIGTERM, previous)
-    store.finish_sweep(conn, run_id, execute.now_iso())
+    if not sweep.lost:  # a sweep that lost runs stays unfinished, for --resume
+        store.finish_sweep(conn, run_id, execute.now_iso())
     records = sweep.records
     seconds = time.perf_counter() - started
     console.print(summary_table(records, run_id, seconds, [p for p, _ in sweep.skipped]))
@@ -276,6 +287,10 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
     for line in problems(records):
         console.print(line, highlight=False, markup=False)
     console.print(f"run id: {run_id}", highlight=False)
+    if sweep.lost:
+        message = lost.lost_message(run_id, [reason for _, reason in sweep.lost])
+        print(f"error: {message}", file=sys.stderr)
+        return lost.EXIT_CODE, bool(todo)
     bad = any(r.status in (WRONG, ERROR) for r in records)
     return (1 if bad else 0), bool(todo)
 
