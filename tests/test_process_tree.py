@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bench.guard import SETTLE_S
 from tests.conftest import ROOT
 
 HARD_BOARD = "gen:numberlink:15x15:1:pairs=4"  # keeps CBC busy for far longer than a test
@@ -60,7 +61,9 @@ def _wait_for_cbc(parent: int, process: subprocess.Popen, timeout: float = 60) -
 
 
 def _assert_all_gone(pgid: int, tmp: Path) -> None:
-    deadline = time.monotonic() + 2.0
+    # the guard waits up to SETTLE_S for a killed group to be reaped before deleting its
+    # folder; waiting only as long here raced it (the folder was still there once in CI)
+    deadline = time.monotonic() + SETTLE_S + 3.0
     while (_live_in_group(pgid) or list(tmp.iterdir())) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _live_in_group(pgid), [_stat(p) for p in _live_in_group(pgid)]
