@@ -20,7 +20,14 @@ import tempfile
 from pathlib import Path
 
 from bench.ab import Plan, Side, measure, repo_root, side_runs
-from bench.analysis.compare import COUNTER_THRESHOLD, TIME_THRESHOLD, compare_runs, gate, machine
+from bench.analysis.compare import (
+    COUNTER_THRESHOLD,
+    TIME_THRESHOLD,
+    check_threshold,
+    compare_runs,
+    gate,
+    machine,
+)
 from bench.analysis.compare import Side as GateSide
 from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
 from bench.outputs import write_output
@@ -51,9 +58,9 @@ def add_measure_arguments(parser: argparse.ArgumentParser) -> None:
         "--dir", metavar="DIR",
         help="keep the two stores and the suite here (default: a temporary folder)",
     )  # fmt: skip
-    parser.add_argument("--threshold", type=_fraction, default=COUNTER_THRESHOLD,
+    parser.add_argument("--threshold", type=float, default=COUNTER_THRESHOLD,
                         metavar="FRACTION", help="counter growth that is a regression")  # fmt: skip
-    parser.add_argument("--time-threshold", type=_fraction, default=TIME_THRESHOLD,
+    parser.add_argument("--time-threshold", type=float, default=TIME_THRESHOLD,
                         metavar="FRACTION", help="time growth (whole 95%% interval beyond)")  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
@@ -68,17 +75,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 100:
-        raise argparse.ArgumentTypeError(f"not a fraction above 0 (0.25 = 25%): {text!r}")
-    return value
-
-
 def main(args: argparse.Namespace) -> int:
+    check_threshold(args.threshold, "--threshold")  # the one rule, as `compare` applies it
+    check_threshold(args.time_threshold, "--time-threshold")
     plan = Plan(
         repo=repo_root(), base=args.base, head=args.head, suite=args.suite, rounds=args.rounds,
         extra=["--encoding", args.encoding] if args.encoding else [],
