@@ -40,10 +40,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -57,11 +59,10 @@ from make_sparse_unique_numberlink import (
     split_where_differs,
 )
 from make_unique_numberlink import board_of
+from winding_prove import prove_unique
 
-from models.base import INFEASIBLE, SOLVED, Limits
-from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.generate import hamiltonian_path
-from models.numberlink.rules import Board, format_board
+from models.numberlink.rules import Board, format_board, parse
 from models.numberlink.verify import verify
 
 Cell = tuple[int, int]
@@ -128,38 +129,38 @@ def wind(paths: list[list[Cell]], rng: random.Random, goal: int, steps: int) -> 
     return [p for p in paths if p]
 
 
-def sat_other_cover(board: Board, planted: set[frozenset], limit_s: float):
-    """("unique", None), ("other", paths) or ("undecided", None) by degree-sat's CNF plus
-    the clause "some planted edge is unused" (repair off: the model itself is read)."""
-    enc = DegreeSat({"repair": "none"})
-    limits = Limits(time_limit_s=limit_s, threads=1, seed=0)
-    enc.build(board, limits)
-    index = {frozenset(ab): i for i, ab in enumerate(enc.grid.edges)}
-    cols = board.cols
-    enc.cnf.append(
-        [-enc.e[index[frozenset(r * cols + c for r, c in ab)]] for ab in map(tuple, planted)]
-    )
-    out = enc.solve(limits)
-    if out.status == INFEASIBLE:
-        return "unique", None
-    if out.status == SOLVED:
-        return "other", [[tuple(x) for x in p] for p in out.solution["paths"].values()]
-    return "undecided", None
+def board_key(paths: list[list[Cell]]) -> frozenset:
+    """A board is its set of end pairs: the cache key of its verdict."""
+    return frozenset(frozenset((p[0], p[-1])) for p in paths)
 
 
-def check(board: Board, paths: list[list[Cell]], args, stats: dict):
-    """Is the planted cover the only one? ("unique" | "other" | "undecided", other)."""
-    planted = edges_of(paths)
-    verdict, other, _ = other_cover(board, planted, args.quick_nodes)
+def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
+    """Is the planted cover the only one? ("unique" | "other" | "undecided", other),
+    cached per board (uniqueness is the board's, not the plant's)."""
+    key = board_key(paths)
+    if key in stats["cache"]:
+        return stats["cache"][key]
+    board = board_of(rows, cols, paths)
     stats["checks"] += 1
+    verdict, other = "undecided", None
+    if args.quick_nodes:
+        verdict, other, _ = other_cover(board, edges_of(paths), args.quick_nodes)
     if verdict == "undecided":
         stats["sat"] += 1
-        verdict, other = sat_other_cover(board, planted, args.check_s)
+        began = time.monotonic()
+        verdict, other, calls = prove_unique(
+            board, paths, max_conflicts=args.max_conflicts, backend=args.backend
+        )
+        if args.verbose:
+            took = time.monotonic() - began
+            print(f"  {len(paths)} pairs: {verdict}, {calls} calls, {took:.2f} s", file=sys.stderr)
+    stats["cache"][key] = (verdict, other)
     return verdict, other
 
 
-def joins(paths: list[list[Cell]]) -> list[tuple[int, int, list[Cell]]]:
-    """Every join of two paths whose ends are neighbours that does not touch itself."""
+def joins(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
+    """Every cover one join fewer: two paths whose ends are neighbours become one (if
+    it does not touch itself)."""
     at = {}
     for k, p in enumerate(paths):
         at[p[0]], at[p[-1]] = (k, 0), (k, 1)
@@ -171,51 +172,131 @@ def joins(paths: list[list[Cell]]) -> list[tuple[int, int, list[Cell]]]:
                 a = paths[k] if s == 1 else paths[k][::-1]
                 b = paths[j] if t == 0 else paths[j][::-1]
                 if not _touches(a + b):
-                    out.append((k, j, a + b))
+                    out.append([p for i, p in enumerate(paths) if i not in (k, j)] + [a + b])
     return out
+
+
+def bites(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
+    """Every cover one bite away (as many paths): an end of P next to a middle cell x of
+    Q takes x and one side of Q, when P stays untouched and Q's rest keeps MIN_LEN cells."""
+    owner = {c: k for k, p in enumerate(paths) for c in p}
+    out = []
+    for k, path in enumerate(paths):
+        for p in (path, path[::-1]):
+            for x in _nbrs(p[-1]):
+                j = owner.get(x, k)
+                q = paths[j]
+                i = q.index(x) if j != k else 0
+                if j == k or i in (0, len(q) - 1):
+                    continue
+                for take, rest in ((q[i::-1], q[i + 1 :]), (q[i:], q[:i])):
+                    if len(rest) >= MIN_LEN and not _touches(p + take):
+                        out.append(
+                            [r for m, r in enumerate(paths) if m not in (k, j)] + [p + take, rest]
+                        )
+    return out
+
+
+def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
+    """Split planted paths until the board is proved unique (module docstring); None
+    when no split is left."""
+    paths = [list(p) for p in paths]
+    while True:
+        verdict, other = check(rows, cols, paths, args, stats)
+        if verdict == "unique":
+            return paths
+        stats["splits"] += 1
+        if verdict == "undecided":  # the split cannot add covers; the proof gets easier
+            stats["undecided"] += 1
+            if not split_longest(paths):
+                return None
+        elif not split_where_differs(paths, other) and not split_longest(paths):
+            return None
+
+
+def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
+    """Fewer pairs while unique: joins, each kept if proved unique; when none is left,
+    a *move* that keeps the count (a bite, or a join split again where the other cover
+    found for it differs) if proved unique, so that new joins appear. At most
+    ``--improve-checks`` checks."""
+    target = target_cells_per_pair(rows, cols) * args.beyond
+    budget = stats["checks"] + args.improve_checks
+    deadline = time.monotonic() + args.improve_s * rows * cols / 400
+
+    def spent() -> bool:
+        return stats["checks"] >= budget or time.monotonic() > deadline
+
+    while not spent() and rows * cols / len(paths) < target:
+        for trial in sorted(joins(paths), key=lambda _: rng.random()):
+            if spent():
+                return paths
+            if check(rows, cols, trial, args, stats)[0] == "unique":
+                stats["joins"] += 1
+                paths = trial
+                break
+        else:
+            moves = bites(paths)
+            for trial in joins(paths):
+                verdict, other = stats["cache"][board_key(trial)]
+                if verdict == "other" and split_where_differs(trial, other):
+                    moves.append(trial)
+            fresh = [m for m in moves if board_key(m) not in stats["cache"]]
+            if not fresh:
+                return paths
+            trial = fresh[rng.randrange(len(fresh))]
+            if check(rows, cols, trial, args, stats)[0] == "unique":
+                stats["moves"] += 1
+                paths = trial
+    return paths
 
 
 def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | str:
     rng = random.Random(seed)
     cells = rows * cols
-    target = target_cells_per_pair(rows, cols)
-    goal = max(2, round(cells / (target * args.sparser)))
+    goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
     paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
     paths = wind(paths, rng, goal, args.steps * cells)
     rng.shuffle(paths)  # labels not in path order
-    stats = {"planted": len(paths), "checks": 0, "sat": 0, "splits": 0, "undecided": 0, "joins": 0}
-    while True:
-        board = board_of(rows, cols, paths)
-        verdict, other = check(board, paths, args, stats)
-        if verdict == "unique":
-            break
-        stats["splits"] += 1
-        if verdict == "undecided":  # the split cannot add covers; the proof gets easier
-            stats["undecided"] += 1
-            if not split_longest(paths):
-                return "no split left"
-        elif not split_where_differs(paths, other) and not split_longest(paths):
-            return "no split left"
-    # fewer pairs while unique: try joins of neighbouring ends, keep those still unique
-    tries = args.join_checks
-    while tries > 0 and cells / len(paths) < target:
-        options = joins(paths)
-        rng.shuffle(options)
-        for k, j, joined in options:
-            if tries <= 0:
-                break
-            tries -= 1
-            trial = [p for i, p in enumerate(paths) if i not in (k, j)] + [joined]
-            if check(board_of(rows, cols, trial), trial, args, stats)[0] == "unique":
-                paths = trial
-                stats["joins"] += 1
-                break
-        else:
-            break
+    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "splits": 0}
+    stats.update(undecided=0, unique_at=0, joins=0, moves=0)
+    unique = split_until_unique(rows, cols, paths, args, stats)
+    if unique is None:
+        return "no split left"
+    stats["unique_at"] = len(unique)
+    paths = improve(rows, cols, unique, rng, args, stats)
+    del stats["cache"]
     board = board_of(rows, cols, paths)
     solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
     assert verify(board, solution) is None
     return board, solution, stats
+
+
+def table(folder: Path) -> str:
+    """The markdown table of boards and cells per pair per size, read from the files."""
+    ratios: dict[tuple[int, int], list[float]] = {}
+    for path in sorted(folder.glob("*.txt")):
+        board = parse(path.read_text(), str(path))
+        ratios.setdefault((board.rows, board.cols), []).append(
+            board.rows * board.cols / len(board.ends)
+        )
+    lines = ["| size | boards | target | cells per pair: median (min-max) |", "|---|---|---|---|"]
+
+    def row(name: str, xs: list[float], target: str) -> str:
+        return f"| {name} | {len(xs)} | {target} | {median(xs):.1f} ({min(xs):.1f}-{max(xs):.1f}) |"
+
+    for (r, c), xs in sorted(ratios.items(), key=lambda kv: kv[0][0] * kv[0][1]):
+        lines.append(row(f"{r}x{c}", xs, f"{target_cells_per_pair(r, c):.1f}"))
+    every = [x for xs in ratios.values() for x in xs]
+    if every:
+        lines.append(row("all", every, ""))
+    return "\n".join(lines) + "\n"
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write beside, then rename: a kill never leaves a half-written file behind."""
+    part = path.with_name(path.name + ".part")
+    part.write_text(text)
+    os.replace(part, path)
 
 
 def main() -> None:
@@ -224,16 +305,34 @@ def main() -> None:
     parser.add_argument("--prefix", default="w", help="file names PREFIX_RxC_sS")
     parser.add_argument("--sparser", type=float, default=1.3, help="plant this much sparser")
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
-    parser.add_argument("--quick-nodes", type=int, default=20_000, help="path search first")
-    parser.add_argument("--check-s", type=float, default=20.0, help="SAT budget per check")
+    parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
+    parser.add_argument("--max-conflicts", type=int, default=200_000, help="SAT budget per call")
+    parser.add_argument("--backend", default="glucose4", help="PySAT solver of the proofs")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
-    parser.add_argument("--join-checks", type=int, default=40, help="joins tried once unique")
-    parser.add_argument("specs", nargs="+", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")
+    parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
+    parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")
+    parser.add_argument("--beyond", type=float, default=1.2, help="stop at target times this")
+    parser.add_argument("--verbose", action="store_true", help="one line a check")
+    parser.add_argument("--table", action="store_true", help="print --out's table, write none")
+    parser.add_argument("specs", nargs="*", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")
     args = parser.parse_args()
     out = Path(args.out)
+    if args.table:
+        print(table(out), end="")
+        return
+    try:
+        specs = [board_spec(s)[:3] for group in args.specs for s in expand(group)]
+    except ValueError:
+        specs = []
+    if not specs or any(min(r, c) < 2 or r * c < 8 for r, c, _ in specs):
+        print(
+            f"error: board specs must be ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST, at least "
+            f"8 cells (got {' '.join(args.specs) or 'none'})",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     out.mkdir(parents=True, exist_ok=True)
-    for spec in (s for group in args.specs for s in expand(group)):
-        rows, cols, seed, _ = board_spec(spec)
+    for rows, cols, seed in specs:
         name = f"{args.prefix}_{rows}x{cols}_s{seed}"
         if (out / f"{name}.sol.json").exists():
             continue
@@ -250,8 +349,8 @@ def main() -> None:
             print(f"{name}: dropped ({made}), {took:.1f} s", flush=True)
             continue
         board, solution, stats = made
-        (out / f"{name}.txt").write_text(format_board(board))
-        (out / f"{name}.sol.json").write_text(json.dumps(solution) + "\n")
+        write_atomically(out / f"{name}.txt", format_board(board))
+        write_atomically(out / f"{name}.sol.json", json.dumps(solution) + "\n")
         pairs = len(board.ends)
         print(
             f"{name}: {pairs} pairs ({rows * cols / pairs:.1f} cells/pair), "

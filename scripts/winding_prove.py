@@ -1,0 +1,156 @@
+"""Is a planted Numberlink cover the only full cover of its board? A complete SAT proof.
+
+Used by ``make_winding_numberlink.py``. The board's CNF is ``degree-sat``'s (every end
+has one chosen edge, every other cell two, a chosen edge joins equal colours, no 2x2
+block uses all four edges; ``models/numberlink/encodings/degree_sat.py``). A full cover
+is fixed by its edges, and the planted edges already give every cell its degree, so
+the planted cover is the only one exactly when every planted edge is in every cover
+(is a *backbone* literal). Each planted edge ``e`` is asked in turn, in one incremental
+solver (``assumptions=[-e]``):
+
+* unsatisfiable: ``e`` is in every cover, and the unit clause ``e`` is added (so later
+  questions propagate it);
+* a model: if its chosen edges form paths only, it is another full cover (it lacks
+  ``e``), the answer ``other``; if they hold detached cycles, each cycle is first
+  joined to a path by 2x2 swaps (``_common.join_cycles``; a cover found so that is not
+  the planted one is an answer), else the cut "some edge leaves these cells" (valid:
+  every cell lies on a path whose ends are outside) and the clause forbidding that
+  cycle are added, and the question is asked again;
+* undecided within the conflict budget: asked again in the next pass, after the other
+  edges' units; a pass that proves nothing multiplies the budget by 4, up to
+  ``max_conflicts``, past which the answer is ``undecided``.
+
+Every clause added holds for every full cover, so "all planted edges proved" is a
+proof that the planted cover is unique. The budgets are counted in conflicts (not
+seconds), so the verdict does not depend on the machine or its load.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from models.numberlink.encodings._common import (
+    Grid,
+    boundary_edges,
+    cycles_without_ends,
+    grid_of,
+    join_cycles,
+    paths_from_edges,
+    useless_edges,
+)
+from models.numberlink.encodings.degree_sat import binary_colours, exactly, window_cuts
+from models.numberlink.rules import Board
+
+Cell = tuple[int, int]
+WINDOWS = 3  # cut clauses up front for end-free rectangles up to this side
+
+
+def planted_edges(board: Board, paths: list[list[Cell]], index: dict) -> list[int]:
+    """The planted cover's edge indices, each path from both ends inward (the edges
+    next to the ends are the cheapest to prove, and their units help the rest)."""
+    cols, out = board.cols, []
+    for p in sorted(paths, key=len):
+        ids = []
+        for a, b in itertools.pairwise(p):
+            u, v = a[0] * cols + a[1], b[0] * cols + b[1]
+            ids.append(index[(min(u, v), max(u, v))])
+        lo, hi = 0, len(ids) - 1
+        while lo <= hi:
+            out.append(ids[lo])
+            if hi != lo:
+                out.append(ids[hi])
+            lo, hi = lo + 1, hi - 1
+    return out
+
+
+def degree_cnf(grid: Grid) -> tuple[list[int], list[list[int]], IDPool]:
+    """``degree-sat``'s clauses (binary colours, binomial degrees), built here with the
+    2x2 blocks found by cell arithmetic (the encoding's build scans every edge per
+    block, which is slow at 50x50)."""
+    pool = IDPool()
+    e = [pool.id(("e", i)) for i in range(len(grid.edges))]
+    at = {ab: i for i, ab in enumerate(grid.edges)}
+    cnf: list[list[int]] = [[-e[i]] for i in useless_edges(grid)]
+    for v in range(grid.n):
+        deg = 1 if v in grid.end_of else 2
+        cnf += exactly([e[i] for i in grid.incident[v]], deg, pool, "binomial")
+    cnf += binary_colours(grid, e, pool)
+    cols = grid.cols
+    for r in range(grid.rows - 1):
+        for c in range(cols - 1):
+            v = r * cols + c
+            block = ((v, v + 1), (v, v + cols), (v + 1, v + cols + 1), (v + cols, v + cols + 1))
+            cnf.append([-e[at[ab]] for ab in block])
+    cnf += window_cuts(grid, e, WINDOWS)
+    return e, cnf, pool
+
+
+def ask(sat, grid: Grid, e: list[int], planted: set[int], assume: list[int], budget: int):
+    """One question under ``assume``: ("unsat" | "other" | "undecided", paths, calls).
+    Models with detached cycles are joined into covers or cut away and asked again."""
+    calls = 0
+    while True:
+        calls += 1
+        sat.conf_budget(budget)
+        answer = sat.solve_limited(assumptions=assume)
+        if answer is False:
+            return "unsat", None, calls
+        if answer is None:
+            return "undecided", None, calls
+        model = sat.get_model()
+        used = [j for j in range(len(e)) if model[e[j] - 1] > 0]
+        cycles = cycles_without_ends(grid, used)
+        cover = set(used) if not cycles else join_cycles(grid, used)
+        if cover is not None and cover != planted:
+            found = paths_from_edges(grid, sorted(cover))
+            return "other", [[tuple(c) for c in p] for p in found.values()], calls
+        for cells in cycles:
+            inside = set(cells)
+            sat.add_clause([e[j] for j in sorted(set(boundary_edges(grid, cells)))])
+            sat.add_clause([-e[j] for j in used if set(grid.edges[j]) <= inside])
+
+
+def prove_unique(
+    board: Board,
+    paths: list[list[Cell]],
+    first_conflicts: int = 2_000,
+    max_conflicts: int = 200_000,
+    backend: str = "glucose4",
+) -> tuple[str, list[list[Cell]] | None, int]:
+    """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls)."""
+    grid = grid_of(board)
+    e, cnf, pool = degree_cnf(grid)
+    index = {ab: i for i, ab in enumerate(grid.edges)}
+    order = planted_edges(board, paths, index)
+    planted = set(order)
+    with Solver(name=backend, bootstrap_with=cnf) as sat:
+        # first the one question "is some planted edge unused?" under a small budget:
+        # it finds most other covers at once and proves small boards unique outright
+        act = pool.id("some planted edge unused")
+        sat.add_clause([-act] + [-e[i] for i in order])
+        verdict, other, calls = ask(sat, grid, e, planted, [act], first_conflicts)
+        if verdict != "undecided":
+            return ("unique" if verdict == "unsat" else "other"), other, calls
+        sat.add_clause([-act])
+        budget = max(1, first_conflicts // 10)
+        while order:
+            left, progress = [], False
+            for i in order:
+                verdict, other, n = ask(sat, grid, e, planted, [-e[i]], budget)
+                calls += n
+                if verdict == "other":
+                    return "other", other, calls
+                if verdict == "unsat":
+                    sat.add_clause([e[i]])
+                    progress = True
+                else:
+                    left.append(i)
+            order = left
+            if order and not progress:
+                if budget >= max_conflicts:
+                    return "undecided", None, calls
+                budget = min(max_conflicts, budget * 4)
+    return "unique", None, calls

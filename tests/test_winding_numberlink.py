@@ -1,0 +1,94 @@
+"""The winding-board generator (scripts/make_winding_numberlink.py) and its proof of
+uniqueness (scripts/winding_prove.py), run as a user runs them, and checked against the
+complete path search of pathsearch-numba (no code shared with the SAT proof)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from models.base import SOLVED, Limits
+from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
+from models.numberlink.generate import generate_with_solution
+from models.numberlink.rules import parse
+from models.numberlink.verify import verify
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "scripts" / "make_winding_numberlink.py"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from make_winding_numberlink import table  # noqa: E402  (a script, beside the others)
+from winding_prove import prove_unique  # noqa: E402
+
+
+def unique_by_path_search(board) -> bool | None:
+    enc = PathSearchNumba({"untouched_first": False})
+    enc.build(board, Limits())
+    assert enc.solve(Limits(time_limit_s=20)).status == SOLVED
+    return enc.check_unique(Limits(time_limit_s=20))
+
+
+def edges(paths) -> set[frozenset]:
+    return {frozenset((tuple(a), tuple(b))) for p in paths for a, b in itertools.pairwise(p)}
+
+
+def test_the_sat_proof_agrees_with_the_complete_path_search() -> None:
+    """On planted boards with few pairs (many have other covers) the SAT backbone proof
+    says "unique" exactly when the path search exhausts every other cover, and an
+    "other" answer is a verified full cover that differs from the planted one."""
+    seen = set()
+    for seed in range(24):
+        size = 5 + seed % 4
+        board, planted = generate_with_solution(size, size, seed, pairs=2 + seed % 3)
+        paths = [[tuple(c) for c in p] for p in planted["paths"].values()]
+        verdict, other, _ = prove_unique(board, paths, first_conflicts=50)
+        seen.add(verdict)
+        assert verdict == ("unique" if unique_by_path_search(board) else "other"), seed
+        if other is not None:  # paths in the board's label order
+            cover = {
+                label: [list(c) for c in q] for label, q in zip(board.ends, other, strict=True)
+            }
+            assert verify(board, {"paths": cover}) is None, seed
+            assert edges(other) != edges(paths), seed
+    assert seen == {"unique", "other"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCRIPT), *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_the_generator_writes_unique_boards_resumes_and_tabulates(tmp_path: Path) -> None:
+    """As the README types it: boards written with their one cover, proved unique (the
+    path search agrees), no path touching itself; a rerun skips what is on disk;
+    ``--table`` counts the files."""
+    out = tmp_path / "w"
+    made = run("--out", str(out), "8x8:1-2", "9x9:4")
+    assert made.returncode == 0, made.stderr
+    boards = sorted(out.glob("*.txt"))
+    assert [p.name for p in boards] == ["w_8x8_s1.txt", "w_8x8_s2.txt", "w_9x9_s4.txt"]
+    assert len(made.stdout.splitlines()) == 3
+    for path in boards:
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None
+        assert unique_by_path_search(board) is True, path.name
+    before = {p.name: p.read_text() for p in out.iterdir()}
+    again = run("--out", str(out), "8x8:1-2", "9x9:4")
+    assert again.returncode == 0 and again.stdout == ""
+    assert {p.name: p.read_text() for p in out.iterdir()} == before
+    shown = run("--out", str(out), "--table")
+    assert shown.returncode == 0 and shown.stdout == table(out)
+    assert "| 8x8 | 2 | 13.0 |" in shown.stdout and "| all | 3 |" in shown.stdout
+
+
+def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    for spec in ("8x8:a", "1x9:1", "eight"):
+        bad = run("--out", str(tmp_path), spec)
+        assert bad.returncode == 2, spec
+        assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+    assert not any(tmp_path.iterdir())
