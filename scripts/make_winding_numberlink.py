@@ -134,7 +134,7 @@ def board_key(paths: list[list[Cell]]) -> frozenset:
     return frozenset(frozenset((p[0], p[-1])) for p in paths)
 
 
-def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
+def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, improving=False):
     """Is the planted cover the only one? ("unique" | "other" | "undecided", other),
     cached per board (uniqueness is the board's, not the plant's)."""
     key = board_key(paths)
@@ -149,7 +149,10 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
         stats["sat"] += 1
         began = time.monotonic()
         verdict, other, calls = prove_unique(
-            board, paths, max_conflicts=args.max_conflicts, backend=args.backend
+            board,
+            paths,
+            backend=args.backend,
+            total_conflicts=args.improve_conflicts if improving else args.check_conflicts,
         )
         if args.verbose:
             took = time.monotonic() - began
@@ -230,7 +233,7 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
         for trial in sorted(joins(paths), key=lambda _: rng.random()):
             if spent():
                 return paths
-            if check(rows, cols, trial, args, stats)[0] == "unique":
+            if check(rows, cols, trial, args, stats, improving=True)[0] == "unique":
                 stats["joins"] += 1
                 paths = trial
                 break
@@ -244,7 +247,7 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
             if not fresh:
                 return paths
             trial = fresh[rng.randrange(len(fresh))]
-            if check(rows, cols, trial, args, stats)[0] == "unique":
+            if check(rows, cols, trial, args, stats, improving=True)[0] == "unique":
                 stats["moves"] += 1
                 paths = trial
     return paths
@@ -306,8 +309,13 @@ def main() -> None:
     parser.add_argument("--sparser", type=float, default=1.3, help="plant this much sparser")
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
-    parser.add_argument("--max-conflicts", type=int, default=200_000, help="SAT budget per call")
-    parser.add_argument("--backend", default="glucose4", help="PySAT solver of the proofs")
+    parser.add_argument(
+        "--check-conflicts", type=int, default=2_000_000, help="SAT budget of a check"
+    )
+    parser.add_argument(
+        "--improve-conflicts", type=int, default=300_000, help="the same, once unique"
+    )
+    parser.add_argument("--backend", default="cadical195", help="PySAT solver of the proofs")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

@@ -18,7 +18,14 @@ solver (``assumptions=[-e]``):
   cycle are added, and the question is asked again;
 * undecided within the conflict budget: asked again in the next pass, after the other
   edges' units; a pass that proves nothing multiplies the budget by 4, up to
-  ``max_conflicts``, past which the answer is ``undecided``.
+  ``max_conflicts``, past which the answer is ``undecided``; so is a check that has
+  spent ``total_conflicts`` in all.
+
+Before the edges one by one, a single question "is some planted edge unused?" (one
+clause, switched on by an assumption) is asked under ``first_conflicts``: it finds
+most other covers at once and proves small boards unique outright. The default back
+end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where Glucose 4 took
+52 s and MapleChrono 246 s (the times are heavy-tailed, one check up to 28 s).
 
 Every clause added holds for every full cover, so "all planted edges proved" is a
 proof that the planted cover is unique. The budgets are counted in conflicts (not
@@ -118,9 +125,11 @@ def prove_unique(
     paths: list[list[Cell]],
     first_conflicts: int = 2_000,
     max_conflicts: int = 200_000,
-    backend: str = "glucose4",
+    backend: str = "cadical195",
+    total_conflicts: int = 1_000_000,
 ) -> tuple[str, list[list[Cell]] | None, int]:
-    """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls)."""
+    """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
+    "undecided" once ``total_conflicts`` are spent (a check's bound, in work)."""
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
@@ -143,6 +152,8 @@ def prove_unique(
                 calls += n
                 if verdict == "other":
                     return "other", other, calls
+                if sat.accum_stats().get("conflicts", 0) > total_conflicts:
+                    return "undecided", None, calls
                 if verdict == "unsat":
                     sat.add_clause([e[i]])
                     progress = True
