@@ -312,19 +312,32 @@ def _touches_itself(path: list[list[int]]) -> bool:
     )
 
 
+PUBLISHED_MIX = {  # boards per size of the published set (instances/numberlink/winding/README.md)
+    (8, 8): 30, (9, 9): 20, (10, 10): 30, (11, 11): 20, (12, 12): 30, (13, 13): 20,
+    (14, 14): 20, (15, 15): 30, (17, 17): 15, (20, 20): 15, (24, 14): 15, (25, 25): 15,
+    (36, 20): 10,
+}  # fmt: skip
+
+
 def test_winding_sets_ship_covers_whose_paths_never_touch_themselves():
     """The winding sets (scripts/make_winding_numberlink.py): each board ships its one
-    cover, no path of it touches itself, and the 8x8 ones are unique by the complete
-    search (the generator proved every board so; this re-proves the small ones)."""
+    cover, no path of it touches itself, the set keeps to the published size mix, and
+    the 8x8 and 9x9 ones are unique by the complete path search (the generator proved
+    every board so by SAT; this re-proves the small ones with a search sharing no code
+    with that proof; ``BENCH_SLOW_TESTS=1`` re-proves all, tests/test_winding_numberlink.py)."""
     sets = ("winding", "winding-large")
     boards = [p for s in sets for p in sorted((ROOT / "instances/numberlink" / s).glob("*.txt"))]
-    assert len([p for p in boards if p.parent.name == "winding"]) >= 100
+    sizes: dict[tuple[int, int], int] = {}
     for path in boards:
         board = parse(path.read_text(), str(path))
         solution = json.loads(path.with_suffix(".sol.json").read_text())
         assert verify(board, solution) is None, path.name
         assert not any(_touches_itself(p) for p in solution["paths"].values()), path.name
-    for path in [p for p in boards if p.name.startswith("w_8x8_")]:
+        if path.parent.name == "winding":
+            sizes[board.rows, board.cols] = sizes.get((board.rows, board.cols), 0) + 1
+    assert set(sizes) == set(PUBLISHED_MIX) and sum(sizes.values()) >= 117
+    assert all(n <= PUBLISHED_MIX[size] for size, n in sizes.items()), sizes
+    for path in [p for p in boards if p.name.startswith(("w_8x8_", "w_9x9_"))]:
         enc = PathSearchNumba({"untouched_first": False})
         enc.build(parse(path.read_text(), str(path)), Limits())
         assert enc.solve(Limits(time_limit_s=10)).status == SOLVED

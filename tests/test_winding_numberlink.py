@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from models.base import SOLVED, Limits
 from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
@@ -92,3 +95,28 @@ def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert bad.returncode == 2, spec
         assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
     assert not any(tmp_path.iterdir())
+
+
+SETS = [ROOT / "instances/numberlink" / s for s in ("winding", "winding-large")]
+
+
+def test_each_sets_readme_tables_its_files() -> None:
+    """The cells-per-pair table of each set's README is the one ``--table`` prints from
+    the files (regenerate it with that command after adding boards)."""
+    for folder in SETS:
+        assert table(folder) in (folder / "README.md").read_text(), folder.name
+
+
+@pytest.mark.skipif(
+    not os.environ.get("BENCH_SLOW_TESTS"),
+    reason="opt-in (BENCH_SLOW_TESTS=1): re-proves every winding board, minutes",
+)
+def test_every_winding_board_is_proved_unique_again() -> None:
+    """The SAT backbone proof, rerun on every shipped board with no budget to speak of."""
+    for folder in SETS:
+        for path in sorted(folder.glob("*.txt")):
+            board = parse(path.read_text(), str(path))
+            solution = json.loads(path.with_suffix(".sol.json").read_text())
+            paths = [[tuple(c) for c in p] for p in solution["paths"].values()]
+            verdict, _, _ = prove_unique(board, paths, total_conflicts=10**9)
+            assert verdict == "unique", path.name
