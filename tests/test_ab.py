@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import commit_all, git, project_repository
 
 #: each A/B sweeps six times; on two cores shared with other jobs one took up to 150 s
 pytestmark = pytest.mark.timeout(1200)
@@ -44,17 +43,6 @@ encodings = ["bool-cpsat", "cnf-sat"]
 ENCODING = "models/sudoku/encodings/bool_cpsat.py"
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-def _commit(repo: Path, message: str) -> str:
-    _git(repo, "add", "-A")
-    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", message)
-    return _git(repo, "rev-parse", "HEAD")
-
-
 def _edit(repo: Path, path: str, old: str, new: str) -> None:
     file = repo / path
     text = file.read_text()
@@ -66,27 +54,20 @@ def _edit(repo: Path, path: str, old: str, new: str) -> None:
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """The project's tree plus the tiny suite, then a neutral, a build-twice and a
     weaker-setting commit: (repository, [base, neutral, twice, weaker])."""
-    repo = tmp_path_factory.mktemp("ab") / "repo"
-    listed = _git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard").splitlines()
-    for name in listed:
-        if (ROOT / name).is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, repo / name)
-    (repo / "tiny.toml").write_text(SUITE)
-    _git(repo, "init", "-q", "-b", "main")
-    commits = [_commit(repo, "the project as it is")]
+    repo = project_repository(tmp_path_factory.mktemp("ab") / "repo", {"tiny.toml": SUITE})
+    commits = [git(repo, "rev-parse", "HEAD")]
     with (repo / "README.md").open("a") as readme:
         readme.write("\nA neutral line.\n")
-    commits.append(_commit(repo, "neutral: a README line"))
+    commits.append(commit_all(repo, "neutral: a README line"))
     _edit(repo, ENCODING, "    def build(self, instance, limits: Limits) -> ModelSize:\n",
           "    def build(self, instance, limits: Limits) -> ModelSize:\n"
           "        self._build(instance, limits)\n"
           "        return self._build(instance, limits)\n\n"
           "    def _build(self, instance, limits: Limits) -> ModelSize:\n")  # fmt: skip
-    commits.append(_commit(repo, "bool-cpsat builds its model twice"))
+    commits.append(commit_all(repo, "bool-cpsat builds its model twice"))
     _edit(repo, ENCODING, "solve_cpsat(self.model, limits, decode)",
           "solve_cpsat(self.model, limits, decode, cp_model_presolve=False)")  # fmt: skip
-    commits.append(_commit(repo, "bool-cpsat: presolve off"))
+    commits.append(commit_all(repo, "bool-cpsat: presolve off"))
     return repo, commits
 
 
@@ -178,8 +159,8 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
     it compared in the Markdown it leaves for the job summary."""
     repo, (_, neutral, twice, _) = repo
     clone = tmp_path / "clone"
-    _git(repo, "worktree", "add", "-q", "-b", "pr", str(clone), twice)
-    _git(clone, "branch", "-f", "target", neutral)
+    git(repo, "worktree", "add", "-q", "-b", "pr", str(clone), twice)
+    git(clone, "branch", "-f", "target", neutral)
     env = {**os.environ, "BENCH_GATE_BASE": "target", "BENCH_GATE_SUITE": "tiny.toml",
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
     done = subprocess.run([str(clone / ".ci" / "gate")], cwd=clone, env=env, capture_output=True,

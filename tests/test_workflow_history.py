@@ -7,7 +7,6 @@ branch back as a user would."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, commit_all, git, project_repository
 
 pytestmark = pytest.mark.timeout(300)
 WORKFLOW = ROOT / ".github" / "workflows" / "bench.yml"
@@ -34,11 +33,6 @@ encodings = ["cnf-sat"]
 """
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
 def _step_script() -> str:
     steps = yaml.safe_load(WORKFLOW.read_text())["jobs"]["gate"]["steps"]
     (step,) = [s for s in steps if s.get("name") == STEP]
@@ -49,43 +43,29 @@ def _step_script() -> str:
 def origin(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A bare repository holding this project's tree (and a tiny suite) as ``main``."""
     top = tmp_path_factory.mktemp("wf")
-    work = top / "seed"
-    listed = _git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard").splitlines()
-    for name in listed:
-        if (ROOT / name).is_file():
-            (work / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, work / name)
-    (work / "one.toml").write_text(SUITE)
-    _git(work, "init", "-q", "-b", "main")
-    _commit(work, "the project as it is")
+    work = project_repository(top / "seed", {"one.toml": SUITE})
     bare = top / "origin.git"
-    _git(top, "init", "-q", "--bare", "-b", "main", str(bare))
-    _git(work, "push", "-q", str(bare), "main")
+    git(top, "init", "-q", "--bare", "-b", "main", str(bare))
+    git(work, "push", "-q", str(bare), "main")
     return bare
-
-
-def _commit(repo: Path, message: str) -> str:
-    _git(repo, "add", "-A")
-    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", message)
-    return _git(repo, "rev-parse", "HEAD")
 
 
 def _job_on_main(origin: Path, where: Path, edit: str | None = None) -> str:
     """One CI job of a push to main: a fresh clone, maybe a new commit pushed first, a sweep
     into results/bench.sqlite, then the workflow's step, as written. The commit swept."""
     clone = where / "checkout"
-    _git(where, "clone", "-q", str(origin), str(clone))
+    git(where, "clone", "-q", str(origin), str(clone))
     if edit:
         with (clone / "README.md").open("a") as readme:
             readme.write(edit)
-        _commit(clone, "a neutral line")
-        _git(clone, "push", "-q", "origin", "main")
+        commit_all(clone, "a neutral line")
+        git(clone, "push", "-q", "origin", "main")
     (clone / ".venv").symlink_to(Path(sys.prefix), target_is_directory=True)
     env = {**os.environ, "PYTHONPATH": str(clone)}
     done = subprocess.run([sys.executable, "-m", "bench", "run", "--suite", "one.toml",
                            "--no-report"], cwd=clone, env=env, capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    sha = _git(clone, "rev-parse", "HEAD")
+    sha = git(clone, "rev-parse", "HEAD")
     env["GITHUB_SHA"] = sha
     done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", _step_script()],
                           cwd=clone, env=env, capture_output=True, text=True)  # fmt: skip
@@ -98,15 +78,15 @@ def test_the_workflow_keeps_each_sweep_of_main_in_the_results_branch(origin, tmp
     (tmp_path / "two").mkdir()
     first = _job_on_main(origin, tmp_path / "one")
     second = _job_on_main(origin, tmp_path / "two", edit="\nA neutral line.\n")
-    files = _git(origin, "ls-tree", "-r", "--name-only", "bench-results").splitlines()
+    files = git(origin, "ls-tree", "-r", "--name-only", "bench-results").splitlines()
     assert len(files) == 2 and all(f.startswith("history/") for f in files), files
     assert sorted(Path(f).name for f in files) == sorted(f"{c[:12]}.json" for c in (first, second))
-    log = _git(origin, "log", "--format=%s", "bench-results").splitlines()
+    log = git(origin, "log", "--format=%s", "bench-results").splitlines()
     assert log == [f"history: {c[:10]} on {os.uname().machine}" for c in (second, first)], log
     apart = subprocess.run(["git", "merge-base", "main", "bench-results"], cwd=origin)
     assert apart.returncode == 1  # an orphan: no history shared with main
     results = tmp_path / "results"
-    _git(tmp_path, "clone", "-q", "--branch", "bench-results", str(origin), str(results))
+    git(tmp_path, "clone", "-q", "--branch", "bench-results", str(origin), str(results))
     done = subprocess.run([sys.executable, "-m", "bench", "history", "--store",
                            str(results / "history"), "--format", "csv"],
                           cwd=ROOT, capture_output=True, text=True)  # fmt: skip
