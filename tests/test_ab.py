@@ -4,24 +4,24 @@ The fixture copies this project's tree into a throw-away repository and commits 
 changes on top: a neutral one (a README line), one that builds ``bool-cpsat``'s model
 twice, one that turns CP-SAT's presolve off for ``bool-cpsat`` (a weaker solver
 setting). Each side of an A/B is swept by its own code (checked: a side's code is the
-repository's, never this checkout's) with a tiny suite of five rounds (with three, a 2x build
-slowdown of two boards escaped once in five runs: six samples a side leave the bootstrap interval
-wide enough to reach below the threshold); the commands are
-typed as a user types them (the ``bench`` console script, ``.ci/gate``).
+repository's, never this checkout's) with a tiny suite of five rounds; the commands are typed as
+a user types them (the ``bench`` console script, ``.ci/gate``). The doubled build of two boards is
+judged by CPU time: its interval is bootstrapped over the repeats of each board, the boards held
+fixed (``compare._pooled_ratio``; resampling two boards as well made the lower bound about the
+smaller board's ratio, and one noisy board hid the doubling in 2 of 6 runs).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import commit_all, git, project_repository
 
 #: each A/B sweeps six times; on two cores shared with other jobs one took up to 150 s
 pytestmark = pytest.mark.timeout(1200)
@@ -43,17 +43,6 @@ encodings = ["bool-cpsat", "cnf-sat"]
 ENCODING = "models/sudoku/encodings/bool_cpsat.py"
 
 
-def _git(repo: Path, *args: str) -> str:
-    done = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, check=True)
-    return done.stdout.strip()
-
-
-def _commit(repo: Path, message: str) -> str:
-    _git(repo, "add", "-A")
-    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", message)
-    return _git(repo, "rev-parse", "HEAD")
-
-
 def _edit(repo: Path, path: str, old: str, new: str) -> None:
     file = repo / path
     text = file.read_text()
@@ -65,27 +54,20 @@ def _edit(repo: Path, path: str, old: str, new: str) -> None:
 def repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """The project's tree plus the tiny suite, then a neutral, a build-twice and a
     weaker-setting commit: (repository, [base, neutral, twice, weaker])."""
-    repo = tmp_path_factory.mktemp("ab") / "repo"
-    listed = _git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard").splitlines()
-    for name in listed:
-        if (ROOT / name).is_file():
-            (repo / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, repo / name)
-    (repo / "tiny.toml").write_text(SUITE)
-    _git(repo, "init", "-q", "-b", "main")
-    commits = [_commit(repo, "the project as it is")]
+    repo = project_repository(tmp_path_factory.mktemp("ab") / "repo", {"tiny.toml": SUITE})
+    commits = [git(repo, "rev-parse", "HEAD")]
     with (repo / "README.md").open("a") as readme:
         readme.write("\nA neutral line.\n")
-    commits.append(_commit(repo, "neutral: a README line"))
+    commits.append(commit_all(repo, "neutral: a README line"))
     _edit(repo, ENCODING, "    def build(self, instance, limits: Limits) -> ModelSize:\n",
           "    def build(self, instance, limits: Limits) -> ModelSize:\n"
           "        self._build(instance, limits)\n"
           "        return self._build(instance, limits)\n\n"
           "    def _build(self, instance, limits: Limits) -> ModelSize:\n")  # fmt: skip
-    commits.append(_commit(repo, "bool-cpsat builds its model twice"))
+    commits.append(commit_all(repo, "bool-cpsat builds its model twice"))
     _edit(repo, ENCODING, "solve_cpsat(self.model, limits, decode)",
           "solve_cpsat(self.model, limits, decode, cp_model_presolve=False)")  # fmt: skip
-    commits.append(_commit(repo, "bool-cpsat: presolve off"))
+    commits.append(commit_all(repo, "bool-cpsat: presolve off"))
     return repo, commits
 
 
@@ -117,15 +99,6 @@ def measured(repo, tmp_path_factory) -> dict[str, tuple[int, dict, Path]]:
     return out
 
 
-#: The doubled build is judged by CPU time with a bootstrap interval, and on this 2-core
-#: machine it was missed in 2 of 6 clean runs (the ratio came out near the threshold), so the
-#: tests that need it to be flagged are opt-in until the A/B's build verdict is made reliable.
-DOUBLED_BUILD_FLAKY = pytest.mark.skipif(
-    not os.environ.get("BENCH_SLOW_TESTS"),
-    reason="opt-in (BENCH_SLOW_TESTS=1): a 2x build slowdown is flagged in only some runs",
-)
-
-
 def test_ab_passes_a_neutral_commit_and_flags_a_weaker_setting_by_counters(repo, measured) -> None:
     _, (_, neutral, _twice, weaker) = repo
     code, doc, _ = measured["neutral"]
@@ -139,7 +112,6 @@ def test_ab_passes_a_neutral_commit_and_flags_a_weaker_setting_by_counters(repo,
     assert all(v["aspect"] == "solve" and "counter" in v["reason"] for v in flagged), flagged
 
 
-@DOUBLED_BUILD_FLAKY
 def test_ab_names_the_encoding_whose_build_doubled(repo, measured) -> None:
     _, (_, _, twice, _) = repo
     code, doc, _ = measured["twice"]
@@ -174,23 +146,21 @@ def test_exports_of_the_sides_give_history_and_a_site(repo, measured, tmp_path) 
     pages = sorted(p.name for p in (site / "cases").glob("*.html"))
     assert len(pages) == 4, pages  # two boards x two encodings
     page = next((site / "cases").glob("sudoku_x_bool-cpsat_*fill40-s1*.html")).read_text()
-    if os.environ.get("BENCH_SLOW_TESTS"):  # needs the doubled build flagged: see above
-        assert f"<code>{twice[:10]}</code> build: build time x" in page
+    assert f"<code>{twice[:10]}</code> build: build time x" in page
     assert "counter: deterministic_time" in page and twice[:10] in page and "<svg" in page
     index = (site / "index.html").read_text()
     assert "4 cases over 3 commits" in index
     assert "<td class='reg'>" in index  # the bool-cpsat cases count their regressions
 
 
-@DOUBLED_BUILD_FLAKY
 def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_path) -> None:
     """A branch off the neutral commit that builds the model twice: `.ci/gate` with the
     target branch named (as the workflow does on a pull request) flags it, and says what
     it compared in the Markdown it leaves for the job summary."""
     repo, (_, neutral, twice, _) = repo
     clone = tmp_path / "clone"
-    _git(repo, "worktree", "add", "-q", "-b", "pr", str(clone), twice)
-    _git(clone, "branch", "-f", "target", neutral)
+    git(repo, "worktree", "add", "-q", "-b", "pr", str(clone), twice)
+    git(clone, "branch", "-f", "target", neutral)
     env = {**os.environ, "BENCH_GATE_BASE": "target", "BENCH_GATE_SUITE": "tiny.toml",
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
     done = subprocess.run([str(clone / ".ci" / "gate")], cwd=clone, env=env, capture_output=True,
@@ -206,10 +176,6 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
     assert "bool-cpsat" in first_row and "build" in first_row
 
 
-@pytest.mark.skipif(
-    not os.environ.get("BENCH_SLOW_TESTS"),
-    reason="opt-in (BENCH_SLOW_TESTS=1): three A/B probes, 65 s on 2 cores, 10 min under heavy load",
-)
 def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
     repo, (base, _, twice, weaker) = repo
     done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",

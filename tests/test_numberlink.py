@@ -200,6 +200,7 @@ def run(name: str, board, **options):
 def test_all_encodings_registered():
     names = "circuit-cpsat flow-cpsat flow-mip-cbc flow-mip-highs degree-sat degree-z3"
     names += " routes-cpsat frontier-search fill-sat pathsearch-numba race-numba-sat"
+    names += " scanline-numba"
     assert set(names.split()) <= set(encodings()["numberlink"])
 
 

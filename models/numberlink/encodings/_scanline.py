@@ -1,0 +1,375 @@
+"""The compiled search behind ``scanline-numba``: decide the board cell by cell.
+
+No Encoding subclass lives here (the registry's scan finds nothing in it).
+
+Order. Cells are visited in a fixed order, row by row or by anti-diagonals from the
+top-left corner; in both, a cell's north and west neighbours come before it and its
+east and south ones after it. At each cell the search decides which of its east and
+south edges the cover uses (its north and west edges were decided by those
+neighbours), so that an end has exactly one edge and any other cell exactly two: the
+Flow Free rule, so every cell is covered by construction. Each full cover is the
+outcome of exactly one sequence of choices, so continuing after a solution
+enumerates every cover once (``check_unique`` relies on it).
+
+State. ``con[v]`` holds v's decided edges as bits (N=1, W=2, E=4, S=8). Each piece of
+path made of decided edges has two ends: an end cell of the pair, or an undecided
+cell that an edge already leads into. ``end[x]`` is, for an end ``x`` of a piece, the
+other end (for a cell no edge touches, itself), so joining two pieces is O(1):
+the two far ends become each other's ``end``. A trail records every change (array,
+index, old value) to undo a choice.
+
+Rules valid for every full cover (the search stays complete):
+
+* ``degree``: an end takes one edge, any other cell two; a cell that still needs more
+  edges than its undecided east/south neighbours offer is dead. Checked at the cell,
+  and for the east neighbour as soon as its north and west edges are decided (right
+  after the current cell in both orders).
+* ``loop``: an edge whose two cells are the two ends of one piece closes a cycle,
+  which no cover by paths holds.
+* ``two numbers``: an edge joining a piece that holds an end of pair a to one that
+  holds an end of pair b != a would put both on one path.
+* ``parity``: colour the board like a chessboard (black +1, white -1). The undecided
+  cells U are covered by pieces of path inside U (undecided edges join undecided
+  cells only). A cell of U that takes no more edges (an end already joined, or two
+  edges in) is a piece alone; every other piece runs between two *terminals*: the
+  undecided ends of pairs not yet joined and the cells an edge already leads into.
+  A piece with two black terminals has one more black cell than white, two white
+  ones one fewer, mixed ones as many; so whatever the pairing, the colour sum of U
+  equals that of the lone cells plus half that of the terminals. A state where it
+  does not is dead (this proves the chessboard-parity boards infeasible at once).
+* ``failed states`` (option ``memo``): the completions of a partial cover depend only
+  on the scan position and, for each undecided cell an edge leads into, how many
+  edges lead in and the far end of its piece: an end of pair k (code k), another such
+  cell (the pair of cells is named by the first in scan order), or nothing more to
+  add (a numbered cell already joined, or two edges in). A state whose whole subtree
+  held no cover is stored (``_scanline_memo.py``) and cut when met again.
+
+Why no reachability rules: the undecided cells of either order form one connected
+staircase that touches every piece end, so "every open end can still reach its
+partner" and "no undecided region without an end" never fire here.
+
+Rules of ``assume_unique`` (option ``unique``): valid for every cover in which no path
+touches itself (no two cells of one path are neighbours unless consecutive on it; so
+ends that meet must be joined directly). Published puzzles follow that; it is NOT
+implied by a unique solution (on the 2x3 board with one pair in the two left cells
+of the top and bottom rows, the only cover makes a U-turn), so a search exhausted
+under these rules proves nothing and the encoding never answers ``infeasible`` with
+them. A *corner* is an empty cell whose two edges turn, named by the two directions
+it opens to (an SE corner uses its east and south edges). Its *inside cell* is the
+diagonal neighbour between those two edges.
+
+* ``concentric corners``: the inside cell ``q`` of a D-corner ``p`` is an end whose
+  edge leaves away from ``p`` (in one of D's directions), or another D-corner.
+  Proof for SE (the others are mirror images): let ``a`` (south of p) and ``b`` (east
+  of p) be p's path neighbours; q is a neighbour of both. If q had edges to both, a,
+  p, b, q would close a 4-cycle. If q had an edge to exactly one of them, say b, then
+  q and a lie on p's path, are neighbours, and are not consecutive (a's path
+  neighbours are p and one cell other than q): a touch. So q has no edge to a or b:
+  an empty q then uses its east and south edges (an SE corner), and an end q's one
+  edge points east or south. (This is the "two paths could be rerouted" argument in
+  the form that holds for any cover without touches: the only alternative to a
+  concentric corner is a U-turn.)
+* ``lanes``: applied along the diagonal, the rule says a D-corner starts a lane of
+  D-corners that ends at a numbered cell; the board edge cannot end it, because a
+  D-corner has neighbours in both D directions, so its inside cell exists. Hence an
+  SE corner (SW corner) is only allowed where a number lies on its south-east
+  (south-west) diagonal ray before the board edge (the static tables ``can``; the
+  first non-empty cell on the ray is then that number), and making one forbids the
+  north and west (north and east) edges of every cell of its lane and of the end
+  (``forbid``, kept on the trail). An east neighbour left with no edge in must become
+  an SE corner, so it needs ``can`` too. NE and NW corners have their inside cell
+  already decided when they are made (it precedes them in both orders), so the rule
+  is checked on it directly.
+
+Counters (deterministic): ``nodes`` (cells entered), ``backtracks`` (cells whose every
+choice failed), ``fails`` (choices refused by a rule), ``memo_hits`` (states cut
+because they failed before), ``stored`` (failed states kept).
+
+The search is resumable: ``run`` stops after a node budget at a cell boundary and
+continues where it stopped, so the caller checks the clock between chunks and the
+counters repeat whatever the chunking.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from models.numberlink.encodings._scanline_memo import memo_add, memo_has
+
+N, W, E, S = 1, 2, 4, 8
+#: neighbour columns of ``nb`` in bit order N, W, E, S
+DIRS = (N, W, E, S)
+FULL = -32000  # key code: an undecided cell that takes no more edges
+
+# meta slots
+NODES, BACKTRACKS, FAILS, MEMO_HITS, STORED = 0, 1, 2, 3, 4
+POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS = 5, 6, 7, 8, 9, 10
+META = 11
+DESCEND, TRY = 0, 1
+SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
+# trail arrays
+CON, END, FORBID = 0, 1, 2
+
+
+@njit(cache=True)
+def _bits(x):
+    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1)
+
+
+@njit(cache=True)
+def _set(arr, which, idx, val, trail, meta):
+    """Set ``arr[idx] = val``, recording the old value on the trail."""
+    if arr[idx] != val:
+        t = meta[TRAIL_LEN]
+        trail[t, 0] = which
+        trail[t, 1] = idx
+        trail[t, 2] = arr[idx]
+        meta[TRAIL_LEN] = t + 1
+        arr[idx] = val
+
+
+@njit(cache=True)
+def _undo(to, con, end, forbid, trail, meta):
+    t = meta[TRAIL_LEN]
+    while t > to:
+        t -= 1
+        which, idx, old = trail[t, 0], trail[t, 1], trail[t, 2]
+        if which == CON:
+            con[idx] = old
+        elif which == END:
+            end[idx] = old
+        else:
+            forbid[idx] = old
+    meta[TRAIL_LEN] = to
+
+
+@njit(cache=True)
+def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+    """Add the edge from ``v`` in direction column ``d`` (2 = E, 3 = S), or refuse it."""
+    b = nb[v, d]
+    if b < 0:
+        return False
+    bit = DIRS[d]
+    back = DIRS[3 - d]
+    if (forbid[v] & bit) or (forbid[b] & back):
+        return False
+    if colour[b] > 0 and con[b] != 0:
+        return False  # an end takes one edge
+    e1 = end[v]
+    e2 = end[b]
+    if e1 == b and e2 == v:
+        return False  # loop
+    if colour[e1] > 0 and colour[e2] > 0 and colour[e1] != colour[e2]:
+        return False  # two numbers on one path
+    _set(con, CON, v, con[v] | bit, trail, meta)
+    _set(con, CON, b, con[b] | back, trail, meta)
+    _set(end, END, e1, e2, trail, meta)
+    _set(end, END, e2, e1, trail, meta)
+    return True
+
+
+@njit(cache=True)
+def _room(x, nb, colour, con, forbid):
+    """Can cell ``x`` still get the edges it needs (its undecided ones not forbidden)?"""
+    need = (1 if colour[x] > 0 else 2) - _bits(con[x])
+    if need < 0:
+        return False
+    free = 0
+    for d in range(4):
+        bit = DIRS[d]
+        if nb[x, d] >= 0 and not (con[x] & bit) and not (forbid[x] & bit):
+            free += 1
+    return need <= free
+
+
+@njit(cache=True)
+def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
+    """Forbid ``mask`` along the diagonal from ``v`` (vertical column ``dv``, horizontal
+    ``dh``) up to and including the first numbered cell."""
+    x = nb[nb[v, dv], dh]
+    while True:
+        _set(forbid, FORBID, x, forbid[x] | mask, trail, meta)
+        if con[x] & mask:
+            return False
+        if not _room(x, nb, colour, con, forbid):
+            return False
+        if colour[x] > 0:
+            return True
+        x = nb[nb[x, dv], dh]
+
+
+@njit(cache=True)
+def _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+    """The unique-only rules for the shape just given to empty cell ``v``."""
+    s = con[v]
+    if s == E | S:
+        return can[v, 0] != 0 and _lane(v, 3, 2, N | W, nb, colour, con, forbid, trail, meta)
+    if s == W | S:
+        return can[v, 1] != 0 and _lane(v, 3, 1, N | E, nb, colour, con, forbid, trail, meta)
+    if s == N | E or s == N | W:
+        side = 2 if s & E else 1
+        q = nb[nb[v, 0], side]
+        if colour[q] > 0:
+            return (con[q] & (s ^ 15)) == 0  # its edge points away
+        return con[q] == s
+    return True
+
+
+@njit(cache=True)
+def _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
+    """Give cell ``v`` the out edges ``opt`` (E/S bits) and check what that decides."""
+    for d in range(2, 4):
+        if (opt & DIRS[d]) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+            return False
+    if unique and colour[v] == 0 and not _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+        return False
+    x = nb[v, 2]
+    if x >= 0:  # the east neighbour's north and west edges are now decided
+        if not _room(x, nb, colour, con, forbid):
+            return False
+        if unique and colour[x] == 0 and con[x] == 0 and can[x, 0] == 0:
+            return False  # it must become an SE corner
+    return True
+
+
+@njit(cache=True)
+def _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
+    """The chessboard count of the undecided cells (see ``parity``)."""
+    terminals = sufsrc[i]
+    alone = 0
+    for t in range(fw[i]):
+        x = order[i + t]
+        c = con[x]
+        if c == 0:
+            continue
+        if colour[x] > 0:
+            terminals -= sign[x]
+            alone += sign[x]
+        elif _bits(c) >= 2:
+            alone += sign[x]
+        else:
+            terminals += sign[x]
+    return terminals == 2 * (suf[i] - alone)
+
+
+@njit(cache=True)
+def _key(i, order, place, colour, con, end, fw, kbuf):
+    kbuf[0] = i
+    f = fw[i]
+    for t in range(f):
+        x = order[i + t]
+        c = con[x]
+        code = 0
+        if c != 0:
+            if colour[x] > 0 or _bits(c) >= 2:
+                code = FULL
+            else:
+                p = end[x]
+                code = colour[p] if colour[p] > 0 else -1 - min(t, place[p] - i)
+        kbuf[1 + t] = code
+    for t in range(f + 1, kbuf.shape[0]):
+        kbuf[t] = 0
+
+
+@njit(cache=True)
+def run(
+    order,
+    place,
+    colour,
+    nb,
+    can,
+    fw,
+    sign,
+    suf,
+    sufsrc,
+    con,
+    end,
+    forbid,
+    trail,
+    frames,
+    fopt,
+    slots,
+    keys,
+    kbuf,
+    meta,
+    budget,
+):
+    """Search on from the stored state for at most ``budget`` cells entered.
+
+    Returns SOLVED (``con`` holds a full cover; call again for the next one), EXHAUSTED
+    (no further cover under the rules) or BUDGET (call again to go on). ``frames[i]``
+    holds, for scan position i: trail length at entry, next choice, number of choices
+    (-1: cut by the memo), solutions found before entry; ``fopt[i]`` the choices."""
+    n = order.shape[0]
+    unique = meta[UNIQUE] != 0
+    memo = meta[MEMO] != 0
+    steps = 0
+    while True:
+        i = meta[POS]
+        if meta[MODE] == DESCEND:
+            if i == n:
+                meta[SOLUTIONS] += 1
+                meta[MODE] = TRY
+                meta[POS] = n - 1
+                return SOLVED
+            if steps >= budget:
+                return BUDGET
+            steps += 1
+            meta[NODES] += 1
+            v = order[i]
+            frames[i, 0] = meta[TRAIL_LEN]
+            frames[i, 1] = 0
+            frames[i, 3] = meta[SOLUTIONS]
+            meta[MODE] = TRY
+            if not _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
+                meta[FAILS] += 1
+                frames[i, 2] = -1
+                continue
+            if memo:
+                _key(i, order, place, colour, con, end, fw, kbuf)
+                if memo_has(slots, keys, kbuf):
+                    meta[MEMO_HITS] += 1
+                    frames[i, 2] = -1
+                    continue
+            c = con[v]
+            need = (1 if colour[v] > 0 else 2) - _bits(c)
+            k = 0
+            if need == 0:
+                fopt[i, 0] = 0
+                k = 1
+            elif need == 1:
+                first, second = (S, E) if c & W else (E, S)  # turn first
+                for o in (first, second):
+                    col = 2 if o == E else 3
+                    if nb[v, col] >= 0 and not (forbid[v] & o):
+                        fopt[i, k] = o
+                        k += 1
+            elif need == 2 and nb[v, 2] >= 0 and nb[v, 3] >= 0:
+                fopt[i, 0] = E | S
+                k = 1
+            frames[i, 2] = k
+        # TRY: the next choice at position i, or back up
+        v = order[i]
+        moved = False
+        while frames[i, 1] < frames[i, 2]:
+            opt = fopt[i, frames[i, 1]]
+            frames[i, 1] += 1
+            _undo(frames[i, 0], con, end, forbid, trail, meta)
+            if _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
+                moved = True
+                break
+            meta[FAILS] += 1
+        if moved:
+            meta[POS] = i + 1
+            meta[MODE] = DESCEND
+            continue
+        _undo(frames[i, 0], con, end, forbid, trail, meta)
+        if frames[i, 2] >= 0:
+            meta[BACKTRACKS] += 1
+            if memo and frames[i, 3] == meta[SOLUTIONS]:
+                _key(i, order, place, colour, con, end, fw, kbuf)
+                meta[STORED] = memo_add(slots, keys, kbuf, meta[STORED])
+            frames[i, 2] = -1  # nothing more to try here (and stored once)
+        if i == 0:
+            return EXHAUSTED
+        meta[POS] = i - 1

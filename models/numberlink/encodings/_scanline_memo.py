@@ -1,0 +1,78 @@
+"""The failed-state store of ``scanline-numba``: an exact hash set of frontier keys.
+
+No Encoding subclass lives here (the registry's scan finds nothing in it).
+
+A key is a row of ``int16`` values (the scan position, then one code per frontier
+cell, zero-padded to a fixed width). ``slots`` is an open-addressing table (linear
+probing) of entry numbers + 1 (0 = empty), ``keys`` holds the entries. A lookup
+compares whole keys, never only hashes, so a hit is a state that truly failed before
+(a collision costs a probe, never a wrong cut). When ``keys`` is full the store stops
+growing: it is only a cache of nogoods, so that costs speed, never completeness.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: entries kept at most, and the memory they may take (int16 keys); slots are twice that
+MAX_ENTRIES = 1 << 20
+MAX_BYTES = 160 << 20
+
+
+def allocate(key_width: int, enabled: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(slots, keys) for keys of ``key_width`` values; tiny arrays when the memo is off.
+
+    ``np.zeros`` maps memory lazily, so a store that stays small costs little."""
+    if not enabled:
+        return np.zeros(2, dtype=np.int32), np.zeros((1, key_width), dtype=np.int16)
+    cap = max(1024, min(MAX_ENTRIES, MAX_BYTES // (2 * key_width)))
+    size = 1
+    while size < 2 * cap:
+        size *= 2
+    return np.zeros(size, dtype=np.int32), np.zeros((cap, key_width), dtype=np.int16)
+
+
+@njit(cache=True)
+def _slot_of(slots, kbuf):
+    h = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for t in range(kbuf.shape[0]):
+        h ^= np.uint64(np.int64(kbuf[t]) & 0xFFFF)
+        h *= prime
+    return np.int64(h & np.uint64(slots.shape[0] - 1))
+
+
+@njit(cache=True)
+def _same(keys, e, kbuf):
+    t = 0
+    while t < kbuf.shape[0] and keys[e, t] == kbuf[t]:
+        t += 1
+    return t == kbuf.shape[0]
+
+
+@njit(cache=True)
+def memo_has(slots, keys, kbuf):
+    """Is the key in ``kbuf`` stored?"""
+    mask = slots.shape[0] - 1
+    h = _slot_of(slots, kbuf)
+    while slots[h] != 0:
+        if _same(keys, slots[h] - 1, kbuf):
+            return True
+        h = (h + 1) & mask
+    return False
+
+
+@njit(cache=True)
+def memo_add(slots, keys, kbuf, stored):
+    """Store the key (not already there); returns the new count (unchanged when full)."""
+    if stored >= keys.shape[0]:
+        return stored
+    mask = slots.shape[0] - 1
+    h = _slot_of(slots, kbuf)
+    while slots[h] != 0:
+        h = (h + 1) & mask
+    for t in range(kbuf.shape[0]):
+        keys[stored, t] = kbuf[t]
+    slots[h] = stored + 1
+    return stored + 1

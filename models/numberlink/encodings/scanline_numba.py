@@ -1,0 +1,316 @@
+"""``scanline-numba``: a cell-by-cell search in a fixed order, compiled with numba.
+
+The search (``_scanline.py``, which states every rule and why it holds) visits the cells
+in a fixed order and decides each cell's east and south edges, refusing loops, links
+of two numbers and cells left without the edges they need in O(1) per edge; failed
+frontier states are remembered (``memo``). It answers ``solved`` with a full cover
+(the harness verifies it), ``infeasible`` only when the search is exhausted with rules
+valid for every cover, ``timeout`` when the time limit runs out (the clock is read
+between chunks of cells).
+
+Options:
+
+* ``order``: ``diagonal`` (anti-diagonals from the top-left corner) or ``rows`` (row by
+  row along the shorter side: the frontier is then one cell per column, the fewest
+  states to remember).
+* ``assume_unique`` (default off) adds the concentric-corner rules, valid for covers in
+  which no path touches itself, as published puzzles are drawn. A run with it never
+  answers ``infeasible``: an exhausted search is reported as ``timeout`` with a message
+  saying so.
+* ``untouched_first`` (default on; no effect with ``assume_unique``): a second search
+  with the corner rules takes turns with the complete one, ``RACE_NODES`` cells each
+  (fixed, so the counters repeat). A cover either finds is a full cover (the rules
+  only remove covers), so it is the answer; only the complete search, exhausted,
+  answers ``infeasible``.
+* ``memo``: remember failed states (complete search only: the corner rules make the
+  future depend on more than the frontier).
+
+``check_unique`` continues the complete search after the first solution: it reaches
+every full cover exactly once, so another cover means "not unique" and an exhausted
+search "unique".
+
+Counters are ``_scanline.py``'s, summed over both searches, plus ``untouched`` (1 when
+the search with the corner rules found the answer).
+
+The kernel is compiled on first import and cached on disk (numba ``cache=True``);
+importing this module runs it once on a 2x2 board, so the warm parent of a sweep has it
+compiled before any run forks.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+import numba
+import numpy as np
+
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings._scanline_memo import allocate
+from models.numberlink.rules import Board
+
+FIRST_CHUNK = 5_000
+CHUNK_S = 0.05
+#: cells entered per turn when the corner-rule search and the complete one take turns
+RACE_NODES = 5_000
+_STEP = ((-1, 0), (0, -1), (0, 1), (1, 0))  # N, W, E, S: the columns of ``nb``
+
+
+def scan_order(rows: int, cols: int, order: str) -> list[tuple[int, int]]:
+    """Cells in visiting order: each cell after its north and west neighbours."""
+    if order == "rows":
+        return [(r, c) for r in range(rows) for c in range(cols)]
+    out = []
+    for d in range(rows + cols - 1):
+        for r in range(max(0, d - cols + 1), min(rows - 1, d) + 1):
+            out.append((r, d - r))
+    return out
+
+
+class ScanSearch:
+    """The search state as arrays (see ``_scanline.py``), resumable chunk by chunk."""
+
+    def __init__(
+        self, board: Board, order: str = "diagonal", unique: bool = False, memo: bool = True
+    ):
+        self.board = board
+        self.flip = order == "rows" and board.cols > board.rows
+        rows, cols = (board.cols, board.rows) if self.flip else (board.rows, board.cols)
+        self.rows, self.cols = rows, cols
+        n = rows * cols
+        colour = np.zeros(n, dtype=np.int32)
+        for k, ends in enumerate(board.ends.values()):
+            for r, c in ends:
+                rr, cc = (c, r) if self.flip else (r, c)
+                colour[rr * cols + cc] = k + 1
+        nb = np.full((n, 4), -1, dtype=np.int32)
+        for v in range(n):
+            r, c = divmod(v, cols)
+            for d, (dr, dc) in enumerate(_STEP):
+                if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                    nb[v, d] = (r + dr) * cols + c + dc
+        can = np.zeros((n, 2), dtype=np.int8)  # a number on the SE / SW diagonal ray
+        for v in range(n):
+            r, c = divmod(v, cols)
+            for j, dc in enumerate((1, -1)):
+                rr, cc = r + 1, c + dc
+                while 0 <= rr < rows and 0 <= cc < cols and not colour[rr * cols + cc]:
+                    rr, cc = rr + 1, cc + dc
+                can[v, j] = 0 <= rr < rows and 0 <= cc < cols
+        cells = scan_order(rows, cols, order)
+        self.order = np.array([r * cols + c for r, c in cells], dtype=np.int32)
+        self.place = np.zeros(n, dtype=np.int32)
+        self.place[self.order] = np.arange(n, dtype=np.int32)
+        fw = np.zeros(n + 1, dtype=np.int32)
+        reach = -1  # furthest position an edge from a visited cell may lead into
+        for i in range(n):
+            fw[i] = max(0, reach + 1 - i)
+            v = self.order[i]
+            for d in (2, 3):
+                if nb[v, d] >= 0:
+                    reach = max(reach, int(self.place[nb[v, d]]))
+        self.colour, self.nb, self.can, self.fw = colour, nb, can, fw
+        # chessboard colours and their sums over the cells (and the ends) from each position
+        self.sign = np.array(
+            [1 - 2 * ((v // cols + v % cols) & 1) for v in range(n)], dtype=np.int32
+        )
+        at = self.sign[self.order]
+        self.suf = np.zeros(n + 1, dtype=np.int64)
+        self.suf[:n] = np.cumsum(at[::-1])[::-1]
+        self.sufsrc = np.zeros(n + 1, dtype=np.int64)
+        self.sufsrc[:n] = np.cumsum((at * (colour[self.order] > 0))[::-1])[::-1]
+        self.con = np.zeros(n, dtype=np.int32)
+        self.end = np.arange(n, dtype=np.int32)
+        self.forbid = np.zeros(n, dtype=np.int32)
+        self.trail = np.zeros((16 * n + 64, 3), dtype=np.int32)
+        self.frames = np.zeros((n + 1, 4), dtype=np.int64)
+        self.fopt = np.zeros((n + 1, 2), dtype=np.int32)
+        memo = memo and not unique
+        width = 1 + int(fw.max())
+        self.slots, self.keys = allocate(width, memo)
+        self.kbuf = np.zeros(width, dtype=np.int16)
+        self.meta = np.zeros(sl.META, dtype=np.int64)
+        self.meta[sl.UNIQUE] = int(unique)
+        self.meta[sl.MEMO] = int(memo)
+
+    def step(self, budget: int) -> int:
+        return sl.run(
+            self.order,
+            self.place,
+            self.colour,
+            self.nb,
+            self.can,
+            self.fw,
+            self.sign,
+            self.suf,
+            self.sufsrc,
+            self.con,
+            self.end,
+            self.forbid,
+            self.trail,
+            self.frames,
+            self.fopt,
+            self.slots,
+            self.keys,
+            self.kbuf,
+            self.meta,
+            budget,
+        )
+
+    def next_solution(self, deadline: float | None) -> int | None:
+        """SOLVED or EXHAUSTED, or None when the deadline passed first."""
+        budget = FIRST_CHUNK
+        while True:
+            start = time.monotonic()
+            if deadline is not None and start >= deadline:
+                return None
+            before = self.meta[sl.NODES]
+            code = self.step(budget if deadline is not None else 1 << 60)
+            if code != sl.BUDGET:
+                return code
+            took = max(1e-4, time.monotonic() - start)
+            budget = max(100, int((self.meta[sl.NODES] - before) / took * CHUNK_S))
+
+    def counters(self) -> dict[str, float]:
+        m = self.meta
+        return {
+            "nodes": int(m[sl.NODES]),
+            "backtracks": int(m[sl.BACKTRACKS]),
+            "fails": int(m[sl.FAILS]),
+            "memo_hits": int(m[sl.MEMO_HITS]),
+            "stored": int(m[sl.STORED]),
+        }
+
+    def paths(self) -> dict[str, list[list[int]]]:
+        """The current full cover, each path walked from its first end to its second."""
+        cols = self.cols
+        out = {}
+        for label, (p, q) in self.board.ends.items():
+            (pr, pc), (qr, qc) = (p[::-1], q[::-1]) if self.flip else (p, q)
+            here, prev, goal = pr * cols + pc, -1, qr * cols + qc
+            walk = [here]
+            while here != goal:
+                step = next(
+                    self.nb[here, d]
+                    for d in range(4)
+                    if self.con[here] & (1 << d) and self.nb[here, d] != prev
+                )
+                here, prev = int(step), here
+                walk.append(here)
+            cells = [divmod(v, cols) for v in walk]
+            out[label] = [[c, r] if self.flip else [r, c] for r, c in cells]
+        return out
+
+
+def _warm() -> None:
+    """Compile (or load from the on-disk cache) the kernel with every branch typed."""
+    board = Board(2, 2, (("1", "1"), ("2", "2")))
+    for unique in (False, True):
+        search = ScanSearch(board, unique=unique)
+        search.next_solution(None)
+        search.next_solution(None)
+
+
+class ScanlineNumba(Encoding):
+    name = "scanline-numba"
+    puzzles = ("numberlink",)
+    solver = "numba"
+    reference = False
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
+        "assume_unique": (False, True),
+        "untouched_first": (True, False),
+        "order": ("diagonal", "rows"),
+        "memo": (True, False),
+    }
+
+    @classmethod
+    def solver_version(cls) -> str:
+        return f"puzzle-bench scanline search (numba {numba.__version__})"
+
+    @classmethod
+    def proves_infeasible(cls, options) -> bool:
+        return not options.get("assume_unique", False)
+
+    def build(self, instance: Board, limits: Limits) -> ModelSize:
+        self.unique = bool(self.option("assume_unique"))
+        order, memo = self.option("order"), bool(self.option("memo"))
+        self.search = ScanSearch(instance, order, self.unique, memo)
+        self.untouched = None
+        if not self.unique and self.option("untouched_first"):
+            self.untouched = ScanSearch(instance, order, True, False)
+        self.found: ScanSearch | None = None
+        n = instance.rows * instance.cols
+        edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
+        return ModelSize(n_vars=n, n_constraints=edges)
+
+    def solve(self, limits: Limits) -> Outcome:
+        deadline = _deadline(limits)
+        if self.untouched is None:
+            code = self.search.next_solution(deadline)
+            self.found = self.search
+        else:
+            code = self._race(deadline)
+        counters = self.search.counters()
+        if self.untouched is not None:
+            for key, value in self.untouched.counters().items():
+                counters[key] += value
+            counters["untouched"] = int(self.found is self.untouched)
+        if code is None:
+            return Outcome(TIMEOUT, counters=counters, message="time limit")
+        if code == sl.SOLVED:
+            return Outcome(SOLVED, {"paths": self.found.paths()}, counters)
+        if self.unique:
+            counters["exhausted"] = 1
+            return Outcome(
+                TIMEOUT,
+                counters=counters,
+                message="search exhausted under assume_unique: no proof of infeasibility",
+            )
+        return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
+
+    def _race(self, deadline: float | None) -> int | None:
+        """The corner-rule search and the complete one in turns of RACE_NODES cells: the
+        first cover either finds is the answer; only the complete search's exhaustion
+        proves anything. The corner-rule one, exhausted, leaves the complete one alone."""
+        live = [self.untouched, self.search]
+        while True:
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            for search in list(live):
+                code = search.step(RACE_NODES)
+                if code == sl.SOLVED:
+                    self.found = search
+                    return code
+                if code == sl.EXHAUSTED:
+                    if search is self.search:
+                        self.found = search
+                        return code
+                    live.remove(search)
+
+    def check_unique(self, limits: Limits | None = None) -> bool | None:
+        """After a solved run: True when no second full cover exists, None if undecided."""
+        if self.unique:
+            return None  # the rules may have cut other covers
+        deadline = _deadline(limits)
+        if self.found is self.search:
+            code = self.search.next_solution(deadline)
+            return None if code is None else code == sl.EXHAUSTED
+        known = self.found.paths()  # found by the corner-rule search: enumerate
+        while True:
+            code = self.search.next_solution(deadline)
+            if code is None:
+                return None
+            if code == sl.EXHAUSTED:
+                return True
+            if self.search.paths() != known:
+                return False
+
+
+def _deadline(limits: Limits | None) -> float | None:
+    if limits is None or limits.time_limit_s is None:
+        return None
+    return time.monotonic() + limits.time_limit_s
+
+
+_warm()

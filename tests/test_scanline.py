@@ -1,0 +1,183 @@
+"""scanline-numba: the complete search finds every cover once (never a false
+"infeasible"), the corner rules keep every cover in which no path touches itself, the
+proofs hold, the counters repeat, and ``assume_unique`` never proves anything."""
+
+from __future__ import annotations
+
+import glob
+import json
+import random
+import subprocess
+
+import pytest
+
+from models import registry
+from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
+from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings.degree_sat import DegreeSat
+from models.numberlink.encodings.scanline_numba import ScanlineNumba, ScanSearch
+from models.numberlink.generate import generate
+from models.numberlink.rules import Board, parse
+from models.numberlink.verify import verify
+from tests.test_pathsearch import _count_sat, _random_board
+
+ORDERS = ("diagonal", "rows")
+
+
+def _load(spec: str) -> Board:
+    return registry.load_instance(spec, "numberlink").instance
+
+
+def _solve(board: Board, **options) -> tuple[str, dict | None, dict]:
+    enc = ScanlineNumba(options)
+    enc.build(board, Limits())
+    out = enc.solve(Limits(time_limit_s=10))
+    return out.status, out.solution, out.counters
+
+
+def _covers(board: Board, order: str, unique: bool, memo: bool = True, cap: int = 40) -> list:
+    search, out = ScanSearch(board, order, unique, memo), []
+    while len(out) < cap and search.next_solution(None) == sl.SOLVED:
+        paths = search.paths()
+        assert verify(board, {"paths": paths}) is None
+        out.append(json.dumps(paths, sort_keys=True))
+    return out
+
+
+def _touches(paths: dict) -> bool:
+    """Some path has two neighbouring cells that are not consecutive on it."""
+    for cells in paths.values():
+        index = {tuple(c): i for i, c in enumerate(cells)}
+        for (r, c), i in index.items():
+            for q in ((r + 1, c), (r, c + 1)):
+                if q in index and abs(index[q] - i) != 1:
+                    return True
+    return False
+
+
+def _boards(seed: int, count: int) -> list[Board]:
+    rng = random.Random(seed)
+    return [
+        rng.choice([_random_board(rng), generate(rng.randint(3, 5), 5, rng.randrange(99))])
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_every_cover_found_exactly_once_on_random_small_boards(order: str) -> None:
+    for k, board in enumerate(_boards(11, 150)):
+        covers = _covers(board, order, False, memo=k % 2 == 0, cap=30)
+        assert len(covers) == len(set(covers)) == _count_sat(board, 30), board
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_corner_rules_keep_every_cover_without_touches(order: str) -> None:
+    """The rules of assume_unique only remove covers in which a path touches itself."""
+    kept_some = cut_some = 0
+    for board in _boards(5, 150):
+        every = _covers(board, order, False)
+        if len(every) == 40:
+            continue  # too many to list: compare only boards enumerated in full
+        kept = set(_covers(board, order, True))
+        assert kept <= set(every)
+        for cover in every:
+            if not _touches(json.loads(cover)):
+                assert cover in kept, board
+        kept_some += len(kept)
+        cut_some += len(every) - len(kept)
+    assert kept_some and cut_some  # the test saw the rules keep and cut
+
+
+def test_infeasible_boards_are_proved_and_public_set_agrees_with_degree_sat() -> None:
+    for path in sorted(glob.glob("instances/numberlink/infeasible/*.txt")):
+        for options in ({}, {"order": "rows"}, {"untouched_first": False}):
+            assert _solve(_load(path), **options)[0] == INFEASIBLE, path
+    for path in sorted(glob.glob("instances/numberlink/public/*.txt")):
+        board = _load(path)
+        sat = DegreeSat({})
+        sat.build(board, Limits())
+        expected = sat.solve(Limits(time_limit_s=10)).status
+        status, solution, _ = _solve(board)
+        assert status == expected, path
+        if status == SOLVED:
+            assert verify(board, solution) is None
+
+
+def test_assume_unique_never_claims_infeasible() -> None:
+    status, _, counters = _solve(
+        _load("instances/numberlink/infeasible/crossing_3x3.txt"), assume_unique=True
+    )
+    assert status == TIMEOUT and counters["exhausted"] == 1
+    # unique covers that make a U-turn: the rules cut them, the complete search does not
+    for text in ("1.\n1.\n", "1..\n1..\n"):
+        board = parse(text)
+        assert _solve(board)[0] == SOLVED
+        assert _solve(board, untouched_first=False)[0] == SOLVED
+        assert _solve(board, assume_unique=True)[0] == TIMEOUT
+
+
+def test_winding_board_answered_by_the_corner_rules() -> None:
+    """On a winding board (paths never touch themselves) the corner rules answer with far
+    fewer cells entered than the complete search alone; the default race answers from
+    them; both orders."""
+    board = _load("instances/numberlink/winding/w_12x12_s1.txt")
+    for order in ORDERS:
+        status, solution, fast = _solve(board, order=order, assume_unique=True)
+        assert status == SOLVED and verify(board, solution) is None
+        status, solution, raced = _solve(board, order=order)
+        assert status == SOLVED and verify(board, solution) is None
+        assert raced["untouched"] == 1
+        status, _, alone = _solve(board, order=order, untouched_first=False)
+        assert fast["nodes"] * 10 < alone["nodes"] or status == TIMEOUT
+
+
+def test_counters_repeat_whatever_the_chunking() -> None:
+    board = _load("instances/numberlink/public/9x9_ha_7c_020.txt")
+    whole = ScanSearch(board)
+    assert whole.next_solution(None) == sl.SOLVED
+    chunked = ScanSearch(board)
+    code = sl.BUDGET
+    while code == sl.BUDGET:
+        code = chunked.step(7)
+    assert code == sl.SOLVED
+    assert whole.counters() == chunked.counters()
+    assert whole.paths() == chunked.paths()
+    assert _solve(board) == _solve(board)
+
+
+def test_check_unique() -> None:
+    paths = sorted(glob.glob("instances/numberlink/winding/w_8x8_s*.txt"))[:6]
+    paths += ["instances/numberlink/unique/u_10x10_s1.txt"]
+    for path in paths:
+        enc = ScanlineNumba({})
+        enc.build(_load(path), Limits())
+        assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
+        assert enc.check_unique(Limits(time_limit_s=10)) is True, path
+    for options in ({}, {"untouched_first": False}):
+        enc = ScanlineNumba(options)
+        enc.build(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"), Limits())  # several covers
+        assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
+        assert enc.check_unique(Limits(time_limit_s=10)) is False
+
+
+def test_bench_solve_command() -> None:
+    """As a user types it: the console script, JSON out, the answer verified."""
+    out = subprocess.run(
+        [
+            "bench",
+            "solve",
+            "instances/numberlink/winding/w_14x14_s1.txt",
+            "--encoding",
+            "scanline-numba",
+            "--time-limit",
+            "10",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    record = json.loads(out.stdout)
+    assert record["status"] == SOLVED and record["verified"] is True
+    assert record["counters"]["nodes"] > 0
