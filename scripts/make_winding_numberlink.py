@@ -152,7 +152,10 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
             board,
             paths,
             backend=args.backend,
-            total_conflicts=args.improve_conflicts if improving else args.check_conflicts,
+            total_conflicts=int(
+                (args.improve_conflicts if improving else args.check_conflicts)
+                * max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
+            ),
         )
         if args.verbose:
             took = time.monotonic() - began
@@ -310,7 +313,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
     parser.add_argument(
-        "--check-conflicts", type=int, default=2_000_000, help="SAT budget of a check"
+        "--check-conflicts", type=int, default=2_000_000, help="a check's budget, per 400 cells"
     )
     parser.add_argument(
         "--improve-conflicts", type=int, default=300_000, help="the same, once unique"
