@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -179,11 +179,11 @@ def z3_counters(solver) -> dict[str, float]:
     return out
 
 
-def solve_sat_conflicts(sat, conflicts: int) -> bool | None:
-    """One PySAT ``solve_limited`` call of at most ``conflicts`` conflicts (None: undecided);
-    for callers that share the time in turns counted in work."""
+def solve_sat_conflicts(sat, conflicts: int, assumptions: Sequence[int] = ()) -> bool | None:
+    """One PySAT ``solve_limited`` call of at most ``conflicts`` conflicts (None: undecided),
+    under ``assumptions``; for callers that share the time in turns counted in work."""
     sat.conf_budget(conflicts)
-    return sat.solve_limited()
+    return sat.solve_limited(assumptions=list(assumptions))
 
 
 def solve_sat_within(

@@ -50,6 +50,7 @@ from models.numberlink.encodings._common import (
 )
 from models.numberlink.encodings.degree_sat import binary_colours, exactly, window_cuts
 from models.numberlink.rules import Board
+from models.solvers import solve_sat_conflicts
 
 Cell = tuple[int, int]
 WINDOWS = 3  # cut clauses up front for end-free rectangles up to this side
@@ -101,8 +102,7 @@ def ask(sat, grid: Grid, e: list[int], planted: set[int], assume: list[int], bud
     calls = 0
     while True:
         calls += 1
-        sat.conf_budget(budget)
-        answer = sat.solve_limited(assumptions=assume)
+        answer = solve_sat_conflicts(sat, budget, assume)
         if answer is False:
             return "unsat", None, calls
         if answer is None:
