@@ -36,7 +36,9 @@ Rules valid for every full cover (the search stays complete):
   A piece with two black terminals has one more black cell than white, two white
   ones one fewer, mixed ones as many; so whatever the pairing, the colour sum of U
   equals that of the lone cells plus half that of the terminals. A state where it
-  does not is dead (this proves the chessboard-parity boards infeasible at once).
+  does not is dead (this proves the chessboard-parity boards infeasible at once). The
+  count costs a pass over the frontier at each cell, so the search with the corner
+  rules, which only looks for covers and never proves, leaves it out.
 * ``failed states`` (option ``memo``): the completions of a partial cover depend only
   on the scan position and, for each undecided cell an edge leads into, how many
   edges lead in and the far end of its piece: an end of pair k (code k), another such
@@ -169,21 +171,23 @@ def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _room(x, nb, colour, con, forbid):
-    """Can cell ``x`` still get the edges it needs (its undecided ones not forbidden)?"""
+def _room(x, i, place, nb, colour, con, forbid):
+    """Can undecided cell ``x`` still get the edges it needs, once the cell at scan
+    position ``i`` is decided? An edge is open if not forbidden and its other cell is
+    undecided (a decided neighbour's edges are final)."""
     need = (1 if colour[x] > 0 else 2) - _bits(con[x])
     if need < 0:
         return False
     free = 0
     for d in range(4):
-        bit = DIRS[d]
-        if nb[x, d] >= 0 and not (con[x] & bit) and not (forbid[x] & bit):
+        y = nb[x, d]
+        if y >= 0 and place[y] > i and not (forbid[x] & DIRS[d]):
             free += 1
     return need <= free
 
 
 @njit(cache=True)
-def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
+def _lane(v, dv, dh, mask, i, place, nb, colour, con, forbid, trail, meta):
     """Forbid ``mask`` along the diagonal from ``v`` (vertical column ``dv``, horizontal
     ``dh``) up to and including the first numbered cell."""
     x = nb[nb[v, dv], dh]
@@ -191,7 +195,7 @@ def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
         _set(forbid, FORBID, x, forbid[x] | mask, trail, meta)
         if con[x] & mask:
             return False
-        if not _room(x, nb, colour, con, forbid):
+        if not _room(x, i, place, nb, colour, con, forbid):
             return False
         if colour[x] > 0:
             return True
@@ -199,13 +203,17 @@ def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+def _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta):
     """The unique-only rules for the shape just given to empty cell ``v``."""
     s = con[v]
     if s == E | S:
-        return can[v, 0] != 0 and _lane(v, 3, 2, N | W, nb, colour, con, forbid, trail, meta)
+        return can[v, 0] != 0 and _lane(
+            v, 3, 2, N | W, i, place, nb, colour, con, forbid, trail, meta
+        )
     if s == W | S:
-        return can[v, 1] != 0 and _lane(v, 3, 1, N | E, nb, colour, con, forbid, trail, meta)
+        return can[v, 1] != 0 and _lane(
+            v, 3, 1, N | E, i, place, nb, colour, con, forbid, trail, meta
+        )
     if s == N | E or s == N | W:
         side = 2 if s & E else 1
         q = nb[nb[v, 0], side]
@@ -216,20 +224,25 @@ def _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
-    """Give cell ``v`` the out edges ``opt`` (E/S bits) and check what that decides."""
+def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, unique):
+    """Give cell ``v`` (scan position ``i``) the out edges ``opt`` (E/S bits) and check
+    what that decides."""
     for d in range(2, 4):
         if (opt & DIRS[d]) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
             return False
-    if unique and colour[v] == 0 and not _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+    if (
+        unique
+        and colour[v] == 0
+        and not _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta)
+    ):
         return False
-    x = nb[v, 2]
-    if x >= 0:  # the east neighbour's north and west edges are now decided
-        if not _room(x, nb, colour, con, forbid):
+    for d in range(2, 4):  # the east and south neighbours
+        x = nb[v, d]
+        if x >= 0 and not _room(x, i, place, nb, colour, con, forbid):
             return False
-        if unique and colour[x] == 0 and con[x] == 0 and can[x, 0] == 0:
-            return False  # it must become an SE corner
-    return True
+    # an east neighbour with no edge in from north or west must become an SE corner
+    x = nb[v, 2]
+    return not (unique and x >= 0 and colour[x] == 0 and con[x] == 0 and can[x, 0] == 0)
 
 
 @njit(cache=True)
@@ -321,7 +334,7 @@ def run(
             frames[i, 1] = 0
             frames[i, 3] = meta[SOLUTIONS]
             meta[MODE] = TRY
-            if not _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
+            if not unique and not _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
                 meta[FAILS] += 1
                 frames[i, 2] = -1
                 continue
@@ -355,7 +368,7 @@ def run(
             opt = fopt[i, frames[i, 1]]
             frames[i, 1] += 1
             _undo(frames[i, 0], con, end, forbid, trail, meta)
-            if _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
+            if _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, unique):
                 moved = True
                 break
             meta[FAILS] += 1

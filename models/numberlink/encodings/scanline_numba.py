@@ -54,18 +54,6 @@ FIRST_CHUNK = 5_000
 CHUNK_S = 0.05
 #: cells entered per turn when the corner-rule search and the complete one take turns
 RACE_NODES = 5_000
-_STEP = ((-1, 0), (0, -1), (0, 1), (1, 0))  # N, W, E, S: the columns of ``nb``
-
-
-def scan_order(rows: int, cols: int, order: str) -> list[tuple[int, int]]:
-    """Cells in visiting order: each cell after its north and west neighbours."""
-    if order == "rows":
-        return [(r, c) for r in range(rows) for c in range(cols)]
-    out = []
-    for d in range(rows + cols - 1):
-        for r in range(max(0, d - cols + 1), min(rows - 1, d) + 1):
-            out.append((r, d - r))
-    return out
 
 
 class ScanSearch:
@@ -84,37 +72,38 @@ class ScanSearch:
             for r, c in ends:
                 rr, cc = (c, r) if self.flip else (r, c)
                 colour[rr * cols + cc] = k + 1
-        nb = np.full((n, 4), -1, dtype=np.int32)
-        for v in range(n):
-            r, c = divmod(v, cols)
-            for d, (dr, dc) in enumerate(_STEP):
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    nb[v, d] = (r + dr) * cols + c + dc
-        can = np.zeros((n, 2), dtype=np.int8)  # a number on the SE / SW diagonal ray
-        for v in range(n):
-            r, c = divmod(v, cols)
-            for j, dc in enumerate((1, -1)):
-                rr, cc = r + 1, c + dc
-                while 0 <= rr < rows and 0 <= cc < cols and not colour[rr * cols + cc]:
-                    rr, cc = rr + 1, cc + dc
-                can[v, j] = 0 <= rr < rows and 0 <= cc < cols
-        cells = scan_order(rows, cols, order)
-        self.order = np.array([r * cols + c for r, c in cells], dtype=np.int32)
+        v = np.arange(n, dtype=np.int32)
+        row, col = v // cols, v % cols
+        nb = np.stack(
+            [
+                np.where(row > 0, v - cols, -1),
+                np.where(col > 0, v - 1, -1),
+                np.where(col < cols - 1, v + 1, -1),
+                np.where(row < rows - 1, v + cols, -1),
+            ],
+            axis=1,
+        ).astype(np.int32)
+        # can[v]: a number lies on v's south-east (0) / south-west (1) diagonal ray
+        end = colour.reshape(rows, cols) > 0
+        se = np.zeros((rows, cols), dtype=bool)
+        sw = np.zeros((rows, cols), dtype=bool)
+        for r in range(rows - 2, -1, -1):
+            se[r, :-1] = end[r + 1, 1:] | se[r + 1, 1:]
+            sw[r, 1:] = end[r + 1, :-1] | sw[r + 1, :-1]
+        can = np.stack([se.ravel(), sw.ravel()], axis=1).astype(np.int8)
+        if order == "rows":
+            self.order = v.copy()
+        else:  # by anti-diagonal, each from its top-right cell down to the left
+            self.order = np.lexsort((row, row + col)).astype(np.int32)
         self.place = np.zeros(n, dtype=np.int32)
-        self.place[self.order] = np.arange(n, dtype=np.int32)
-        fw = np.zeros(n + 1, dtype=np.int32)
-        reach = -1  # furthest position an edge from a visited cell may lead into
-        for i in range(n):
-            fw[i] = max(0, reach + 1 - i)
-            v = self.order[i]
-            for d in (2, 3):
-                if nb[v, d] >= 0:
-                    reach = max(reach, int(self.place[nb[v, d]]))
+        self.place[self.order] = v
+        # fw[i]: how many positions from i on an edge from a visited cell may lead into
+        ahead = np.where(nb >= 0, self.place[nb], -1)[self.order][:, 2:].max(axis=1)
+        reach = np.concatenate(([-1], np.maximum.accumulate(ahead)))
+        fw = np.maximum(0, reach + 1 - np.arange(n + 1)).astype(np.int32)
         self.colour, self.nb, self.can, self.fw = colour, nb, can, fw
         # chessboard colours and their sums over the cells (and the ends) from each position
-        self.sign = np.array(
-            [1 - 2 * ((v // cols + v % cols) & 1) for v in range(n)], dtype=np.int32
-        )
+        self.sign = (1 - 2 * ((row + col) & 1)).astype(np.int32)
         at = self.sign[self.order]
         self.suf = np.zeros(n + 1, dtype=np.int64)
         self.suf[:n] = np.cumsum(at[::-1])[::-1]
