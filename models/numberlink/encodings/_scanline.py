@@ -28,17 +28,9 @@ Rules valid for every full cover (the search stays complete):
   which no cover by paths holds.
 * ``two numbers``: an edge joining a piece that holds an end of pair a to one that
   holds an end of pair b != a would put both on one path.
-* ``parity``: colour the board like a chessboard (black +1, white -1). The undecided
-  cells U are covered by pieces of path inside U (undecided edges join undecided
-  cells only). A cell of U that takes no more edges (an end already joined, or two
-  edges in) is a piece alone; every other piece runs between two *terminals*: the
-  undecided ends of pairs not yet joined and the cells an edge already leads into.
-  A piece with two black terminals has one more black cell than white, two white
-  ones one fewer, mixed ones as many; so whatever the pairing, the colour sum of U
-  equals that of the lone cells plus half that of the terminals. A state where it
-  does not is dead (this proves the chessboard-parity boards infeasible at once). The
-  count costs a pass over the frontier at each cell, so the search with the corner
-  rules, which only looks for covers and never proves, leaves it out.
+* ``parity`` and ``nesting``: counts over the whole frontier, stated and proved in
+  ``_scanline_rules.py``. The search with the corner rules, which only looks for covers
+  and never proves, leaves out the parity pass (a cost at every cell that rarely cuts).
 * ``failed states`` (option ``memo``): the completions of a partial cover depend only
   on the scan position and, for each undecided cell an edge leads into, how many
   edges lead in and the far end of its piece: an end of pair k (code k), another such
@@ -97,6 +89,7 @@ from __future__ import annotations
 from numba import njit
 
 from models.numberlink.encodings._scanline_memo import memo_add, memo_has
+from models.numberlink.encodings._scanline_rules import nested, parity_ok
 
 N, W, E, S = 1, 2, 4, 8
 #: neighbour columns of ``nb`` in bit order N, W, E, S
@@ -105,8 +98,8 @@ FULL = -32000  # key code: an undecided cell that takes no more edges
 
 # meta slots
 NODES, BACKTRACKS, FAILS, MEMO_HITS, STORED = 0, 1, 2, 3, 4
-POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS = 5, 6, 7, 8, 9, 10
-META = 11
+POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS, NEST = 5, 6, 7, 8, 9, 10, 11
+META = 12
 DESCEND, TRY = 0, 1
 SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
 # trail arrays
@@ -246,26 +239,6 @@ def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, uni
 
 
 @njit(cache=True)
-def _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
-    """The chessboard count of the undecided cells (see ``parity``)."""
-    terminals = sufsrc[i]
-    alone = 0
-    for t in range(fw[i]):
-        x = order[i + t]
-        c = con[x]
-        if c == 0:
-            continue
-        if colour[x] > 0:
-            terminals -= sign[x]
-            alone += sign[x]
-        elif _bits(c) >= 2:
-            alone += sign[x]
-        else:
-            terminals += sign[x]
-    return terminals == 2 * (suf[i] - alone)
-
-
-@njit(cache=True)
 def _key(i, order, place, colour, con, end, fw, kbuf):
     kbuf[0] = i
     f = fw[i]
@@ -295,6 +268,8 @@ def run(
     sign,
     suf,
     sufsrc,
+    skey,
+    ends,
     con,
     end,
     forbid,
@@ -304,6 +279,10 @@ def run(
     slots,
     keys,
     kbuf,
+    ev_at,
+    ev_col,
+    per,
+    stack,
     meta,
     budget,
 ):
@@ -334,7 +313,12 @@ def run(
             frames[i, 1] = 0
             frames[i, 3] = meta[SOLUTIONS]
             meta[MODE] = TRY
-            if not unique and not _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
+            if (not unique and not parity_ok(i, order, colour, con, fw, sign, suf, sufsrc)) or (
+                meta[NEST] != 0
+                and not nested(
+                    i, order, place, colour, con, end, fw, nb, skey, ends, ev_at, ev_col, per, stack
+                )
+            ):
                 meta[FAILS] += 1
                 frames[i, 2] = -1
                 continue

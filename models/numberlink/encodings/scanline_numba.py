@@ -48,6 +48,7 @@ import numpy as np
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings import _scanline as sl
 from models.numberlink.encodings._scanline_memo import allocate
+from models.numberlink.encodings._scanline_rules import side_keys
 from models.numberlink.rules import Board
 
 FIRST_CHUNK = 5_000
@@ -60,7 +61,12 @@ class ScanSearch:
     """The search state as arrays (see ``_scanline.py``), resumable chunk by chunk."""
 
     def __init__(
-        self, board: Board, order: str = "diagonal", unique: bool = False, memo: bool = True
+        self,
+        board: Board,
+        order: str = "diagonal",
+        unique: bool = False,
+        memo: bool = True,
+        nest: bool = True,
     ):
         self.board = board
         self.flip = order == "rows" and board.cols > board.rows
@@ -109,6 +115,13 @@ class ScanSearch:
         self.suf[:n] = np.cumsum(at[::-1])[::-1]
         self.sufsrc = np.zeros(n + 1, dtype=np.int64)
         self.sufsrc[:n] = np.cumsum((at * (colour[self.order] > 0))[::-1])[::-1]
+        # the nesting rule's curve positions and scratch (``_scanline_rules.py``)
+        self.skey = side_keys(rows, cols)
+        self.ends = np.flatnonzero(colour).astype(np.int32)
+        self.ev_at = np.zeros(4 * (rows + cols) + 1, dtype=np.int64)
+        self.ev_col = np.zeros(4 * (rows + cols) + 1, dtype=np.int32)
+        self.per = np.zeros((len(board.ends) + 1, 4), dtype=np.int64)
+        self.stack = np.zeros(len(board.ends) + 1, dtype=np.int32)
         self.con = np.zeros(n, dtype=np.int32)
         self.end = np.arange(n, dtype=np.int32)
         self.forbid = np.zeros(n, dtype=np.int32)
@@ -122,6 +135,7 @@ class ScanSearch:
         self.meta = np.zeros(sl.META, dtype=np.int64)
         self.meta[sl.UNIQUE] = int(unique)
         self.meta[sl.MEMO] = int(memo)
+        self.meta[sl.NEST] = int(nest)
 
     def step(self, budget: int) -> int:
         return sl.run(
@@ -134,6 +148,8 @@ class ScanSearch:
             self.sign,
             self.suf,
             self.sufsrc,
+            self.skey,
+            self.ends,
             self.con,
             self.end,
             self.forbid,
@@ -143,6 +159,10 @@ class ScanSearch:
             self.slots,
             self.keys,
             self.kbuf,
+            self.ev_at,
+            self.ev_col,
+            self.per,
+            self.stack,
             self.meta,
             budget,
         )
