@@ -30,7 +30,8 @@ Rules valid for every full cover (the search stays complete):
   holds an end of pair b != a would put both on one path.
 * ``parity`` and ``nesting``: counts over the whole frontier, stated and proved in
   ``_scanline_rules.py``. The search with the corner rules, which only looks for covers
-  and never proves, leaves out the parity pass (a cost at every cell that rarely cuts).
+  and never proves, leaves both out (a pass over the frontier at every cell, which
+  costs more time than the cells it saves).
 * ``failed states`` (option ``memo``): the completions of a partial cover depend only
   on the scan position and, for each undecided cell an edge leads into, how many
   edges lead in and the far end of its piece: an end of pair k (code k), another such
@@ -92,8 +93,6 @@ from models.numberlink.encodings._scanline_memo import memo_add, memo_has
 from models.numberlink.encodings._scanline_rules import nested, parity_ok
 
 N, W, E, S = 1, 2, 4, 8
-#: neighbour columns of ``nb`` in bit order N, W, E, S
-DIRS = (N, W, E, S)
 FULL = -32000  # key code: an undecided cell that takes no more edges
 
 # meta slots
@@ -144,8 +143,8 @@ def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
     b = nb[v, d]
     if b < 0:
         return False
-    bit = DIRS[d]
-    back = DIRS[3 - d]
+    bit = 1 << d
+    back = 1 << (3 - d)
     if (forbid[v] & bit) or (forbid[b] & back):
         return False
     if colour[b] > 0 and con[b] != 0:
@@ -174,7 +173,7 @@ def _room(x, i, place, nb, colour, con, forbid):
     free = 0
     for d in range(4):
         y = nb[x, d]
-        if y >= 0 and place[y] > i and not (forbid[x] & DIRS[d]):
+        if y >= 0 and place[y] > i and not (forbid[x] & (1 << d)):
             free += 1
     return need <= free
 
@@ -182,9 +181,12 @@ def _room(x, i, place, nb, colour, con, forbid):
 @njit(cache=True)
 def _lane(v, dv, dh, mask, i, place, nb, colour, con, forbid, trail, meta):
     """Forbid ``mask`` along the diagonal from ``v`` (vertical column ``dv``, horizontal
-    ``dh``) up to and including the first numbered cell."""
+    ``dh``) up to and including the first numbered cell. A cell already marked was
+    marked with the rest of its lane by an outer corner of the same lane: stop there."""
     x = nb[nb[v, dv], dh]
     while True:
+        if (forbid[x] & mask) == mask:
+            return True
         _set(forbid, FORBID, x, forbid[x] | mask, trail, meta)
         if con[x] & mask:
             return False
@@ -221,7 +223,7 @@ def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, uni
     """Give cell ``v`` (scan position ``i``) the out edges ``opt`` (E/S bits) and check
     what that decides."""
     for d in range(2, 4):
-        if (opt & DIRS[d]) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+        if (opt & (1 << d)) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
             return False
     if (
         unique

@@ -22,8 +22,11 @@ Options:
   (fixed, so the counters repeat). A cover either finds is a full cover (the rules
   only remove covers), so it is the answer; only the complete search, exhausted,
   answers ``infeasible``.
-* ``memo``: remember failed states (complete search only: the corner rules make the
-  future depend on more than the frontier).
+* ``memo``: remember failed states; ``nest``: the nesting rule. Both for the complete
+  search only: the corner rules make the future depend on more than the frontier, and
+  the search with them only looks for covers, where a pass over the frontier at each
+  cell costs more than it cuts (on the 270 published-style boards the nesting rule
+  saved 7 % of the cells and cost 40 % more time).
 
 ``check_unique`` continues the complete search after the first solution: it reaches
 every full cover exactly once, so another cover means "not unique" and an exhausted
@@ -135,7 +138,7 @@ class ScanSearch:
         self.meta = np.zeros(sl.META, dtype=np.int64)
         self.meta[sl.UNIQUE] = int(unique)
         self.meta[sl.MEMO] = int(memo)
-        self.meta[sl.NEST] = int(nest)
+        self.meta[sl.NEST] = int(nest and not unique)
 
     def step(self, budget: int) -> int:
         return sl.run(
@@ -231,6 +234,7 @@ class ScanlineNumba(Encoding):
         "untouched_first": (True, False),
         "order": ("diagonal", "rows"),
         "memo": (True, False),
+        "nest": (True, False),
     }
 
     @classmethod
@@ -244,7 +248,7 @@ class ScanlineNumba(Encoding):
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
         order, memo = self.option("order"), bool(self.option("memo"))
-        self.search = ScanSearch(instance, order, self.unique, memo)
+        self.search = ScanSearch(instance, order, self.unique, memo, bool(self.option("nest")))
         self.untouched = None
         if not self.unique and self.option("untouched_first"):
             self.untouched = ScanSearch(instance, order, True, False)
