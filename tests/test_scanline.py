@@ -14,6 +14,7 @@ import pytest
 from models import registry
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
 from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.scanline_numba import ScanlineNumba, ScanSearch
 from models.numberlink.generate import generate
@@ -163,6 +164,16 @@ def test_counters_repeat_whatever_the_chunking() -> None:
     assert whole.counters() == chunked.counters()
     assert whole.paths() == chunked.paths()
     assert _solve(board) == _solve(board)
+    # the failed-state store grows at a point the search fixes, not the chunking
+    board = _load("instances/numberlink/winding/w_13x13_s1.txt")
+    whole = ScanSearch(board)
+    assert whole.next_solution(None) == sl.SOLVED
+    assert whole.counters()["stored"] > FIRST_ENTRIES and len(whole.keys) > FIRST_ENTRIES
+    chunked = ScanSearch(board)
+    code = sl.BUDGET
+    while code == sl.BUDGET:
+        code = chunked.step(777)
+    assert code == sl.SOLVED and whole.counters() == chunked.counters()
 
 
 def test_check_unique() -> None:

@@ -97,10 +97,10 @@ FULL = -32000  # key code: an undecided cell that takes no more edges
 
 # meta slots
 NODES, BACKTRACKS, FAILS, MEMO_HITS, STORED = 0, 1, 2, 3, 4
-POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS, NEST = 5, 6, 7, 8, 9, 10, 11
-META = 12
+POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS, NEST, MEMO_LIMIT = 5, 6, 7, 8, 9, 10, 11, 12
+META = 13
 DESCEND, TRY = 0, 1
-SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
+SOLVED, EXHAUSTED, BUDGET, GROW = 1, 2, 3, 4
 # trail arrays
 CON, END, FORBID = 0, 1, 2
 
@@ -291,7 +291,8 @@ def run(
     """Search on from the stored state for at most ``budget`` cells entered.
 
     Returns SOLVED (``con`` holds a full cover; call again for the next one), EXHAUSTED
-    (no further cover under the rules) or BUDGET (call again to go on). ``frames[i]``
+    (no further cover under the rules), BUDGET (call again to go on) or GROW (the
+    failed-state store is full: grow it, then call again). ``frames[i]``
     holds, for scan position i: trail length at entry, next choice, number of choices
     (-1: cut by the memo), solutions found before entry; ``fopt[i]`` the choices."""
     n = order.shape[0]
@@ -364,10 +365,12 @@ def run(
             continue
         _undo(frames[i, 0], con, end, forbid, trail, meta)
         if frames[i, 2] >= 0:
-            meta[BACKTRACKS] += 1
             if memo and frames[i, 3] == meta[SOLUTIONS]:
+                if meta[STORED] >= keys.shape[0] and keys.shape[0] < meta[MEMO_LIMIT]:
+                    return GROW  # the caller grows the store; calling again resumes here
                 _key(i, order, place, colour, con, end, fw, kbuf)
                 meta[STORED] = memo_add(slots, keys, kbuf, meta[STORED])
+            meta[BACKTRACKS] += 1
             frames[i, 2] = -1  # nothing more to try here (and stored once)
         if i == 0:
             return EXHAUSTED

@@ -43,6 +43,7 @@ compiled before any run forks.
 from __future__ import annotations
 
 import time
+from types import SimpleNamespace
 from typing import Any, ClassVar
 
 import numba
@@ -50,7 +51,7 @@ import numpy as np
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
 from models.numberlink.encodings import _scanline as sl
-from models.numberlink.encodings._scanline_memo import allocate
+from models.numberlink.encodings._scanline_memo import allocate, capacity_limit, grow
 from models.numberlink.encodings._scanline_rules import side_keys
 from models.numberlink.rules import Board
 
@@ -60,8 +61,74 @@ CHUNK_S = 0.05
 RACE_NODES = 5_000
 
 
+def board_tables(board: Board, order: str) -> SimpleNamespace:
+    """What the search reads and never changes, for a board scanned in ``order``."""
+    flip = order == "rows" and board.cols > board.rows
+    rows, cols = (board.cols, board.rows) if flip else (board.rows, board.cols)
+    n = rows * cols
+    colour = np.zeros(n, dtype=np.int32)
+    for k, ends in enumerate(board.ends.values()):
+        for r, c in ends:
+            rr, cc = (c, r) if flip else (r, c)
+            colour[rr * cols + cc] = k + 1
+    v = np.arange(n, dtype=np.int32)
+    row, col = v // cols, v % cols
+    nb = np.stack(
+        [
+            np.where(row > 0, v - cols, -1),
+            np.where(col > 0, v - 1, -1),
+            np.where(col < cols - 1, v + 1, -1),
+            np.where(row < rows - 1, v + cols, -1),
+        ],
+        axis=1,
+    ).astype(np.int32)
+    # can[v]: a number lies on v's south-east (0) / south-west (1) diagonal ray
+    end = colour.reshape(rows, cols) > 0
+    se = np.zeros((rows, cols), dtype=bool)
+    sw = np.zeros((rows, cols), dtype=bool)
+    for r in range(rows - 2, -1, -1):
+        se[r, :-1] = end[r + 1, 1:] | se[r + 1, 1:]
+        sw[r, 1:] = end[r + 1, :-1] | sw[r + 1, :-1]
+    can = np.stack([se.ravel(), sw.ravel()], axis=1).astype(np.int8)
+    # rows, or anti-diagonals each from its top-right cell down to the left
+    order_ = v.copy() if order == "rows" else np.lexsort((row, row + col)).astype(np.int32)
+    place = np.zeros(n, dtype=np.int32)
+    place[order_] = v
+    # fw[i]: how many positions from i on an edge from a visited cell may lead into
+    ahead = np.where(nb >= 0, place[nb], -1)[order_][:, 2:].max(axis=1)
+    reach = np.concatenate(([-1], np.maximum.accumulate(ahead)))
+    fw = np.maximum(0, reach + 1 - np.arange(n + 1)).astype(np.int32)
+    # chessboard colours and their sums over the cells (and the ends) from each position
+    sign = (1 - 2 * ((row + col) & 1)).astype(np.int32)
+    at = sign[order_]
+    suf = np.zeros(n + 1, dtype=np.int64)
+    suf[:n] = np.cumsum(at[::-1])[::-1]
+    sufsrc = np.zeros(n + 1, dtype=np.int64)
+    sufsrc[:n] = np.cumsum((at * (colour[order_] > 0))[::-1])[::-1]
+    # the nesting rule's curve positions (``_scanline_rules.py``)
+    skey = side_keys(rows, cols)
+    ends = np.flatnonzero(colour).astype(np.int32)
+    return SimpleNamespace(
+        flip=flip,
+        rows=rows,
+        cols=cols,
+        colour=colour,
+        nb=nb,
+        can=can,
+        order=order_,
+        place=place,
+        fw=fw,
+        sign=sign,
+        suf=suf,
+        sufsrc=sufsrc,
+        skey=skey,
+        ends=ends,
+    )
+
+
 class ScanSearch:
-    """The search state as arrays (see ``_scanline.py``), resumable chunk by chunk."""
+    """The search state as arrays (see ``_scanline.py``), resumable chunk by chunk.
+    ``tables`` (``board_tables``) may be shared by two searches of one board."""
 
     def __init__(
         self,
@@ -70,57 +137,14 @@ class ScanSearch:
         unique: bool = False,
         memo: bool = True,
         nest: bool = True,
+        tables: SimpleNamespace | None = None,
     ):
         self.board = board
-        self.flip = order == "rows" and board.cols > board.rows
-        rows, cols = (board.cols, board.rows) if self.flip else (board.rows, board.cols)
-        self.rows, self.cols = rows, cols
-        n = rows * cols
-        colour = np.zeros(n, dtype=np.int32)
-        for k, ends in enumerate(board.ends.values()):
-            for r, c in ends:
-                rr, cc = (c, r) if self.flip else (r, c)
-                colour[rr * cols + cc] = k + 1
-        v = np.arange(n, dtype=np.int32)
-        row, col = v // cols, v % cols
-        nb = np.stack(
-            [
-                np.where(row > 0, v - cols, -1),
-                np.where(col > 0, v - 1, -1),
-                np.where(col < cols - 1, v + 1, -1),
-                np.where(row < rows - 1, v + cols, -1),
-            ],
-            axis=1,
-        ).astype(np.int32)
-        # can[v]: a number lies on v's south-east (0) / south-west (1) diagonal ray
-        end = colour.reshape(rows, cols) > 0
-        se = np.zeros((rows, cols), dtype=bool)
-        sw = np.zeros((rows, cols), dtype=bool)
-        for r in range(rows - 2, -1, -1):
-            se[r, :-1] = end[r + 1, 1:] | se[r + 1, 1:]
-            sw[r, 1:] = end[r + 1, :-1] | sw[r + 1, :-1]
-        can = np.stack([se.ravel(), sw.ravel()], axis=1).astype(np.int8)
-        if order == "rows":
-            self.order = v.copy()
-        else:  # by anti-diagonal, each from its top-right cell down to the left
-            self.order = np.lexsort((row, row + col)).astype(np.int32)
-        self.place = np.zeros(n, dtype=np.int32)
-        self.place[self.order] = v
-        # fw[i]: how many positions from i on an edge from a visited cell may lead into
-        ahead = np.where(nb >= 0, self.place[nb], -1)[self.order][:, 2:].max(axis=1)
-        reach = np.concatenate(([-1], np.maximum.accumulate(ahead)))
-        fw = np.maximum(0, reach + 1 - np.arange(n + 1)).astype(np.int32)
-        self.colour, self.nb, self.can, self.fw = colour, nb, can, fw
-        # chessboard colours and their sums over the cells (and the ends) from each position
-        self.sign = (1 - 2 * ((row + col) & 1)).astype(np.int32)
-        at = self.sign[self.order]
-        self.suf = np.zeros(n + 1, dtype=np.int64)
-        self.suf[:n] = np.cumsum(at[::-1])[::-1]
-        self.sufsrc = np.zeros(n + 1, dtype=np.int64)
-        self.sufsrc[:n] = np.cumsum((at * (colour[self.order] > 0))[::-1])[::-1]
-        # the nesting rule's curve positions and scratch (``_scanline_rules.py``)
-        self.skey = side_keys(rows, cols)
-        self.ends = np.flatnonzero(colour).astype(np.int32)
+        self.tables = tables if tables is not None else board_tables(board, order)
+        self.__dict__.update(vars(self.tables))
+        rows, cols, n = self.rows, self.cols, self.rows * self.cols
+        fw = self.fw
+        # the nesting rule's scratch
         self.ev_at = np.zeros(4 * (rows + cols) + 1, dtype=np.int64)
         self.ev_col = np.zeros(4 * (rows + cols) + 1, dtype=np.int32)
         self.per = np.zeros((len(board.ends) + 1, 4), dtype=np.int64)
@@ -138,9 +162,21 @@ class ScanSearch:
         self.meta = np.zeros(sl.META, dtype=np.int64)
         self.meta[sl.UNIQUE] = int(unique)
         self.meta[sl.MEMO] = int(memo)
+        self.meta[sl.MEMO_LIMIT] = capacity_limit(width)
         self.meta[sl.NEST] = int(nest and not unique)
 
     def step(self, budget: int) -> int:
+        """Search on for at most ``budget`` cells entered (growing the store as asked)."""
+        start = int(self.meta[sl.NODES])
+        while True:
+            code = self._run(budget - (int(self.meta[sl.NODES]) - start))
+            if code != sl.GROW:
+                return code
+            self.slots, self.keys = grow(
+                self.slots, self.keys, int(self.meta[sl.STORED]), int(self.meta[sl.MEMO_LIMIT])
+            )
+
+    def _run(self, budget: int) -> int:
         return sl.run(
             self.order,
             self.place,
@@ -251,7 +287,7 @@ class ScanlineNumba(Encoding):
         self.search = ScanSearch(instance, order, self.unique, memo, bool(self.option("nest")))
         self.untouched = None
         if not self.unique and self.option("untouched_first"):
-            self.untouched = ScanSearch(instance, order, True, False)
+            self.untouched = ScanSearch(instance, order, True, False, tables=self.search.tables)
         self.found: ScanSearch | None = None
         n = instance.rows * instance.cols
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
