@@ -16,7 +16,7 @@ from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
 from models.numberlink.encodings import _scanline as sl
 from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
-from models.numberlink.encodings.scanline_numba import ScanlineNumba, ScanSearch
+from models.numberlink.encodings.scanline_numba import MEMO_CELLS, ScanlineNumba, ScanSearch
 from models.numberlink.generate import generate
 from models.numberlink.rules import Board, parse
 from models.numberlink.verify import verify
@@ -189,6 +189,17 @@ def test_check_unique() -> None:
         enc.build(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"), Limits())  # several covers
         assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
         assert enc.check_unique(Limits(time_limit_s=10)) is False
+
+
+def test_huge_board_runs_without_the_store() -> None:
+    """Keys hold positions as int16: a board of more cells runs without the store (an
+    overflowing position would merge two states and could cut a cover)."""
+    board = parse("1 " + "0 " * (MEMO_CELLS + 8) + "1\n")
+    search = ScanSearch(board)
+    assert search.meta[sl.MEMO] == 0
+    assert search.next_solution(None) == sl.SOLVED
+    assert verify(board, {"paths": search.paths()}) is None
+    assert ScanSearch(_load("instances/numberlink/winding/w_8x8_s1.txt")).meta[sl.MEMO] == 1
 
 
 def test_bench_solve_command() -> None:

@@ -22,11 +22,12 @@ Options:
   (fixed, so the counters repeat). A cover either finds is a full cover (the rules
   only remove covers), so it is the answer; only the complete search, exhausted,
   answers ``infeasible``.
-* ``memo``: remember failed states; ``nest``: the nesting rule. Both for the complete
-  search only: the corner rules make the future depend on more than the frontier, and
-  the search with them only looks for covers, where a pass over the frontier at each
-  cell costs more than it cuts (on the 270 published-style boards the nesting rule
-  saved 7 % of the cells and cost 40 % more time).
+* ``memo``: remember failed states (on boards under ``MEMO_CELLS`` cells); ``nest``:
+  the nesting rule. Both for the complete search only: the corner rules make the
+  future depend on more than the frontier, and the search with them only looks for
+  covers, where a pass over the frontier at each cell costs more than it cuts (on the
+  270 published-style boards the nesting rule saved 7 % of the cells and cost 40 %
+  more time).
 
 ``check_unique`` continues the complete search after the first solution: it reaches
 every full cover exactly once, so another cover means "not unique" and an exhausted
@@ -57,6 +58,8 @@ from models.numberlink.rules import Board
 
 FIRST_CHUNK = 5_000
 CHUNK_S = 0.05
+#: the failed-state store keys positions as int16: larger boards run without it
+MEMO_CELLS = 32_000
 #: cells entered per turn when the corner-rule search and the complete one take turns
 RACE_NODES = 5_000
 
@@ -155,7 +158,7 @@ class ScanSearch:
         self.trail = np.zeros((16 * n + 64, 3), dtype=np.int32)
         self.frames = np.zeros((n + 1, 4), dtype=np.int64)
         self.fopt = np.zeros((n + 1, 2), dtype=np.int32)
-        memo = memo and not unique
+        memo = memo and not unique and n < MEMO_CELLS
         width = 1 + int(fw.max())
         self.slots, self.keys = allocate(width, memo)
         self.kbuf = np.zeros(width, dtype=np.int16)
