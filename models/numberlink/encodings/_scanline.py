@@ -75,6 +75,12 @@ diagonal neighbour between those two edges.
   an SE corner, so it needs ``can`` too. NE and NW corners have their inside cell
   already decided when they are made (it precedes them in both orders), so the rule
   is checked on it directly.
+* ``no touch``: the assumption itself, where it is cheap: a cell's decided north and
+  west neighbours it has no edge to must lie on other paths. Pieces are kept in a
+  union-find with undo (``uf``: parent, the pair a root's piece holds, size; union by
+  size, every change on the trail), and two pieces holding ends of one pair are one
+  path. A touch made later, when two pieces already side by side are joined, is not
+  looked for (the cover found is verified as a cover either way).
 
 Counters (deterministic): ``nodes`` (cells entered), ``backtracks`` (cells whose every
 choice failed), ``fails`` (choices refused by a rule), ``memo_hits`` (states cut
@@ -102,7 +108,7 @@ META = 13
 DESCEND, TRY = 0, 1
 SOLVED, EXHAUSTED, BUDGET, GROW = 1, 2, 3, 4
 # trail arrays
-CON, END, FORBID = 0, 1, 2
+CON, END, FORBID, UF = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -123,7 +129,7 @@ def _set(arr, which, idx, val, trail, meta):
 
 
 @njit(cache=True)
-def _undo(to, con, end, forbid, trail, meta):
+def _undo(to, con, end, forbid, uf, trail, meta):
     t = meta[TRAIL_LEN]
     while t > to:
         t -= 1
@@ -132,13 +138,44 @@ def _undo(to, con, end, forbid, trail, meta):
             con[idx] = old
         elif which == END:
             end[idx] = old
-        else:
+        elif which == FORBID:
             forbid[idx] = old
+        else:
+            uf[idx] = old
     meta[TRAIL_LEN] = to
 
 
 @njit(cache=True)
-def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+def _find(x, uf):
+    while uf[x] != x:
+        x = uf[x]
+    return x
+
+
+@njit(cache=True)
+def _same_path(u, v, uf):
+    """Are u and v on one path: one piece, or pieces holding ends of one pair?"""
+    n = uf.shape[0] // 3
+    a = _find(u, uf)
+    b = _find(v, uf)
+    return a == b or (uf[n + a] > 0 and uf[n + a] == uf[n + b])
+
+
+@njit(cache=True)
+def _union(v, b, uf, trail, meta):
+    """Merge the pieces of v and b (union by size; parent, colour and size on the trail)."""
+    n = uf.shape[0] // 3
+    a = _find(v, uf)
+    c = _find(b, uf)
+    if uf[2 * n + a] < uf[2 * n + c]:
+        a, c = c, a
+    _set(uf, UF, c, a, trail, meta)
+    _set(uf, UF, 2 * n + a, uf[2 * n + a] + uf[2 * n + c], trail, meta)
+    _set(uf, UF, n + a, max(uf[n + a], uf[n + c]), trail, meta)
+
+
+@njit(cache=True)
+def _connect(v, d, nb, colour, con, end, forbid, uf, trail, meta):
     """Add the edge from ``v`` in direction column ``d`` (2 = E, 3 = S), or refuse it."""
     b = nb[v, d]
     if b < 0:
@@ -159,6 +196,8 @@ def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
     _set(con, CON, b, con[b] | back, trail, meta)
     _set(end, END, e1, e2, trail, meta)
     _set(end, END, e2, e1, trail, meta)
+    if meta[UNIQUE] != 0:
+        _union(v, b, uf, trail, meta)
     return True
 
 
@@ -219,11 +258,11 @@ def _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, unique):
+def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta, unique):
     """Give cell ``v`` (scan position ``i``) the out edges ``opt`` (E/S bits) and check
     what that decides."""
     for d in range(2, 4):
-        if (opt & (1 << d)) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+        if (opt & (1 << d)) and not _connect(v, d, nb, colour, con, end, forbid, uf, trail, meta):
             return False
     if (
         unique
@@ -231,6 +270,11 @@ def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, uni
         and not _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta)
     ):
         return False
+    if unique:  # no touch: a decided neighbour not joined to v is on another path
+        for d in range(2):
+            u = nb[v, d]
+            if u >= 0 and not (con[v] & (1 << d)) and _same_path(u, v, uf):
+                return False
     for d in range(2, 4):  # the east and south neighbours
         x = nb[v, d]
         if x >= 0 and not _room(x, i, place, nb, colour, con, forbid):
@@ -275,6 +319,7 @@ def run(
     con,
     end,
     forbid,
+    uf,
     trail,
     frames,
     fopt,
@@ -354,8 +399,8 @@ def run(
         while frames[i, 1] < frames[i, 2]:
             opt = fopt[i, frames[i, 1]]
             frames[i, 1] += 1
-            _undo(frames[i, 0], con, end, forbid, trail, meta)
-            if _apply(v, i, opt, place, nb, colour, can, con, end, forbid, trail, meta, unique):
+            _undo(frames[i, 0], con, end, forbid, uf, trail, meta)
+            if _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta, unique):
                 moved = True
                 break
             meta[FAILS] += 1
@@ -363,7 +408,7 @@ def run(
             meta[POS] = i + 1
             meta[MODE] = DESCEND
             continue
-        _undo(frames[i, 0], con, end, forbid, trail, meta)
+        _undo(frames[i, 0], con, end, forbid, uf, trail, meta)
         if frames[i, 2] >= 0:
             if memo and frames[i, 3] == meta[SOLUTIONS]:
                 if meta[STORED] >= keys.shape[0] and keys.shape[0] < meta[MEMO_LIMIT]:

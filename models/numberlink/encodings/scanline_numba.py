@@ -155,7 +155,9 @@ class ScanSearch:
         self.con = np.zeros(n, dtype=np.int32)
         self.end = np.arange(n, dtype=np.int32)
         self.forbid = np.zeros(n, dtype=np.int32)
-        self.trail = np.zeros((16 * n + 64, 3), dtype=np.int32)
+        # the corner search's pieces: parent, pair (for roots), size (``_scanline.py``)
+        self.uf = np.concatenate([np.arange(n), self.colour, np.ones(n)]).astype(np.int32)
+        self.trail = np.zeros((24 * n + 64, 3), dtype=np.int32)
         self.frames = np.zeros((n + 1, 4), dtype=np.int64)
         self.fopt = np.zeros((n + 1, 2), dtype=np.int32)
         memo = memo and not unique and n < MEMO_CELLS
@@ -195,6 +197,7 @@ class ScanSearch:
             self.con,
             self.end,
             self.forbid,
+            self.uf,
             self.trail,
             self.frames,
             self.fopt,
