@@ -95,11 +95,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from models.numberlink.encodings._scanline_memo import memo_add, memo_has
-from models.numberlink.encodings._scanline_rules import nested, parity_ok
+from models.numberlink.encodings._scanline_memo import frontier_key, memo_add, memo_has
+from models.numberlink.encodings._scanline_rules import _bits, nested, parity_ok
 
 N, W, E, S = 1, 2, 4, 8
-FULL = -32000  # key code: an undecided cell that takes no more edges
 
 # meta slots
 NODES, BACKTRACKS, FAILS, MEMO_HITS, STORED = 0, 1, 2, 3, 4
@@ -109,11 +108,6 @@ DESCEND, TRY = 0, 1
 SOLVED, EXHAUSTED, BUDGET, GROW = 1, 2, 3, 4
 # trail arrays
 CON, END, FORBID, UF = 0, 1, 2, 3
-
-
-@njit(cache=True)
-def _bits(x):
-    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1)
 
 
 @njit(cache=True)
@@ -285,25 +279,6 @@ def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta,
 
 
 @njit(cache=True)
-def _key(i, order, place, colour, con, end, fw, kbuf):
-    kbuf[0] = i
-    f = fw[i]
-    for t in range(f):
-        x = order[i + t]
-        c = con[x]
-        code = 0
-        if c != 0:
-            if colour[x] > 0 or _bits(c) >= 2:
-                code = FULL
-            else:
-                p = end[x]
-                code = colour[p] if colour[p] > 0 else -1 - min(t, place[p] - i)
-        kbuf[1 + t] = code
-    for t in range(f + 1, kbuf.shape[0]):
-        kbuf[t] = 0
-
-
-@njit(cache=True)
 def run(
     order,
     place,
@@ -371,7 +346,7 @@ def run(
                 frames[i, 2] = -1
                 continue
             if memo:
-                _key(i, order, place, colour, con, end, fw, kbuf)
+                frontier_key(i, order, place, colour, con, end, fw, kbuf)
                 if memo_has(slots, keys, kbuf):
                     meta[MEMO_HITS] += 1
                     frames[i, 2] = -1
@@ -413,7 +388,7 @@ def run(
             if memo and frames[i, 3] == meta[SOLUTIONS]:
                 if meta[STORED] >= keys.shape[0] and keys.shape[0] < meta[MEMO_LIMIT]:
                     return GROW  # the caller grows the store; calling again resumes here
-                _key(i, order, place, colour, con, end, fw, kbuf)
+                frontier_key(i, order, place, colour, con, end, fw, kbuf)
                 meta[STORED] = memo_add(slots, keys, kbuf, meta[STORED])
             meta[BACKTRACKS] += 1
             frames[i, 2] = -1  # nothing more to try here (and stored once)

@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from models.numberlink.encodings._scanline_rules import _bits
+
+FULL = -32000  # key code: an undecided cell that takes no more edges
 #: entries kept at most, and the memory they may take (int16 keys); slots are twice that
 MAX_ENTRIES = 1 << 20
 MAX_BYTES = 160 << 20
@@ -91,3 +94,25 @@ def memo_add(slots, keys, kbuf, stored):
         keys[stored, t] = kbuf[t]
     slots[h] = stored + 1
     return stored + 1
+
+
+@njit(cache=True)
+def frontier_key(i, order, place, colour, con, end, fw, kbuf):
+    """The key of the state at scan position ``i`` (``_scanline.py``, ``failed states``):
+    the position, then a code per frontier cell: 0 no edge in, FULL nothing more to add,
+    k an end of pair k beyond its piece, -1 - t a piece whose far end is frontier cell t."""
+    kbuf[0] = i
+    f = fw[i]
+    for t in range(f):
+        x = order[i + t]
+        c = con[x]
+        code = 0
+        if c != 0:
+            if colour[x] > 0 or _bits(c) >= 2:
+                code = FULL
+            else:
+                p = end[x]
+                code = colour[p] if colour[p] > 0 else -1 - min(t, place[p] - i)
+        kbuf[1 + t] = code
+    for t in range(f + 1, kbuf.shape[0]):
+        kbuf[t] = 0
