@@ -179,7 +179,8 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
 def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
     repo, (base, _, twice, weaker) = repo
     done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",
-                  "--suite", "tiny.toml", "--quiet", timeout=1100)  # fmt: skip
+                  "--suite", "tiny.toml", "--encoding", "bool-cpsat", "--quiet",
+                  timeout=1100)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
     assert first == f"first slower commit: {twice} bool-cpsat builds its model twice", first

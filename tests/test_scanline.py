@@ -14,8 +14,9 @@ import pytest
 from models import registry
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
 from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
-from models.numberlink.encodings.scanline_numba import ScanlineNumba, ScanSearch
+from models.numberlink.encodings.scanline_numba import MEMO_CELLS, ScanlineNumba, ScanSearch
 from models.numberlink.generate import generate
 from models.numberlink.rules import Board, parse
 from models.numberlink.verify import verify
@@ -35,8 +36,10 @@ def _solve(board: Board, **options) -> tuple[str, dict | None, dict]:
     return out.status, out.solution, out.counters
 
 
-def _covers(board: Board, order: str, unique: bool, memo: bool = True, cap: int = 40) -> list:
-    search, out = ScanSearch(board, order, unique, memo), []
+def _covers(
+    board: Board, order: str, unique: bool, memo: bool = True, nest: bool = True, cap: int = 40
+) -> list:
+    search, out = ScanSearch(board, order, unique, memo, nest), []
     while len(out) < cap and search.next_solution(None) == sl.SOLVED:
         paths = search.paths()
         assert verify(board, {"paths": paths}) is None
@@ -66,7 +69,7 @@ def _boards(seed: int, count: int) -> list[Board]:
 @pytest.mark.parametrize("order", ORDERS)
 def test_every_cover_found_exactly_once_on_random_small_boards(order: str) -> None:
     for k, board in enumerate(_boards(11, 150)):
-        covers = _covers(board, order, False, memo=k % 2 == 0, cap=30)
+        covers = _covers(board, order, False, memo=k % 2 == 0, nest=k % 3 != 0, cap=30)
         assert len(covers) == len(set(covers)) == _count_sat(board, 30), board
 
 
@@ -103,6 +106,24 @@ def test_infeasible_boards_are_proved_and_public_set_agrees_with_degree_sat() ->
             assert verify(board, solution) is None
 
 
+def test_parity_and_nesting_cut_early() -> None:
+    """The chessboard count proves the parity boards at the first cell; the nesting rule
+    refutes crossing joins long before the pieces meet (same answer, fewer cells)."""
+    for path in sorted(glob.glob("instances/numberlink/infeasible/[ps][ah]*.txt")):
+        search = ScanSearch(_load(path), "diagonal", False, True)
+        assert search.next_solution(None) == sl.EXHAUSTED
+        assert search.counters()["nodes"] == 1, path
+    for name in ("w_10x10_s15", "w_10x10_s2"):
+        board = _load(f"instances/numberlink/winding/{name}.txt")
+        nodes = []
+        for nest in (True, False):
+            search = ScanSearch(board, "diagonal", False, True, nest)
+            assert search.next_solution(None) == sl.SOLVED
+            assert verify(board, {"paths": search.paths()}) is None
+            nodes.append(search.counters()["nodes"])
+        assert 3 * nodes[0] < nodes[1], nodes
+
+
 def test_assume_unique_never_claims_infeasible() -> None:
     status, _, counters = _solve(
         _load("instances/numberlink/infeasible/crossing_3x3.txt"), assume_unique=True
@@ -131,6 +152,18 @@ def test_winding_board_answered_by_the_corner_rules() -> None:
         assert fast["nodes"] * 10 < alone["nodes"] or status == TIMEOUT
 
 
+def test_no_touch_refused_at_each_cell() -> None:
+    """The corner search refuses a cell next to a decided cell of its own path that it is
+    not joined to: on a winding 25x25 it enters fewer than half the cells it needed with
+    the corner rules alone (13,514), and its cover is a cover without touches."""
+    board = _load("instances/numberlink/winding/w_25x25_s1.txt")
+    search = ScanSearch(board, "diagonal", True, False)
+    assert search.next_solution(None) == sl.SOLVED
+    paths = search.paths()
+    assert verify(board, {"paths": paths}) is None and not _touches(paths)
+    assert search.counters()["nodes"] < 13_514 // 2
+
+
 def test_counters_repeat_whatever_the_chunking() -> None:
     board = _load("instances/numberlink/public/9x9_ha_7c_020.txt")
     whole = ScanSearch(board)
@@ -143,6 +176,16 @@ def test_counters_repeat_whatever_the_chunking() -> None:
     assert whole.counters() == chunked.counters()
     assert whole.paths() == chunked.paths()
     assert _solve(board) == _solve(board)
+    # the failed-state store grows at a point the search fixes, not the chunking
+    board = _load("instances/numberlink/winding/w_13x13_s1.txt")
+    whole = ScanSearch(board)
+    assert whole.next_solution(None) == sl.SOLVED
+    assert whole.counters()["stored"] > FIRST_ENTRIES and len(whole.keys) > FIRST_ENTRIES
+    chunked = ScanSearch(board)
+    code = sl.BUDGET
+    while code == sl.BUDGET:
+        code = chunked.step(777)
+    assert code == sl.SOLVED and whole.counters() == chunked.counters()
 
 
 def test_check_unique() -> None:
@@ -158,6 +201,17 @@ def test_check_unique() -> None:
         enc.build(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"), Limits())  # several covers
         assert enc.solve(Limits(time_limit_s=10)).status == SOLVED
         assert enc.check_unique(Limits(time_limit_s=10)) is False
+
+
+def test_huge_board_runs_without_the_store() -> None:
+    """Keys hold positions as int16: a board of more cells runs without the store (an
+    overflowing position would merge two states and could cut a cover)."""
+    board = parse("1 " + "0 " * (MEMO_CELLS + 8) + "1\n")
+    search = ScanSearch(board)
+    assert search.meta[sl.MEMO] == 0
+    assert search.next_solution(None) == sl.SOLVED
+    assert verify(board, {"paths": search.paths()}) is None
+    assert ScanSearch(_load("instances/numberlink/winding/w_8x8_s1.txt")).meta[sl.MEMO] == 1
 
 
 def test_bench_solve_command() -> None:

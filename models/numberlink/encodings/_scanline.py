@@ -28,15 +28,10 @@ Rules valid for every full cover (the search stays complete):
   which no cover by paths holds.
 * ``two numbers``: an edge joining a piece that holds an end of pair a to one that
   holds an end of pair b != a would put both on one path.
-* ``parity``: colour the board like a chessboard (black +1, white -1). The undecided
-  cells U are covered by pieces of path inside U (undecided edges join undecided
-  cells only). A cell of U that takes no more edges (an end already joined, or two
-  edges in) is a piece alone; every other piece runs between two *terminals*: the
-  undecided ends of pairs not yet joined and the cells an edge already leads into.
-  A piece with two black terminals has one more black cell than white, two white
-  ones one fewer, mixed ones as many; so whatever the pairing, the colour sum of U
-  equals that of the lone cells plus half that of the terminals. A state where it
-  does not is dead (this proves the chessboard-parity boards infeasible at once).
+* ``parity`` and ``nesting``: counts over the whole frontier, stated and proved in
+  ``_scanline_rules.py``. The search with the corner rules, which only looks for covers
+  and never proves, leaves both out (a pass over the frontier at every cell, which
+  costs more time than the cells it saves).
 * ``failed states`` (option ``memo``): the completions of a partial cover depend only
   on the scan position and, for each undecided cell an edge leads into, how many
   edges lead in and the far end of its piece: an end of pair k (code k), another such
@@ -80,6 +75,12 @@ diagonal neighbour between those two edges.
   an SE corner, so it needs ``can`` too. NE and NW corners have their inside cell
   already decided when they are made (it precedes them in both orders), so the rule
   is checked on it directly.
+* ``no touch``: the assumption itself, where it is cheap: a cell's decided north and
+  west neighbours it has no edge to must lie on other paths. Pieces are kept in a
+  union-find with undo (``uf``: parent, the pair a root's piece holds, size; union by
+  size, every change on the trail), and two pieces holding ends of one pair are one
+  path. A touch made later, when two pieces already side by side are joined, is not
+  looked for (the cover found is verified as a cover either way).
 
 Counters (deterministic): ``nodes`` (cells entered), ``backtracks`` (cells whose every
 choice failed), ``fails`` (choices refused by a rule), ``memo_hits`` (states cut
@@ -94,26 +95,19 @@ from __future__ import annotations
 
 from numba import njit
 
-from models.numberlink.encodings._scanline_memo import memo_add, memo_has
+from models.numberlink.encodings._scanline_memo import frontier_key, memo_add, memo_has
+from models.numberlink.encodings._scanline_rules import _bits, nested, parity_ok
 
 N, W, E, S = 1, 2, 4, 8
-#: neighbour columns of ``nb`` in bit order N, W, E, S
-DIRS = (N, W, E, S)
-FULL = -32000  # key code: an undecided cell that takes no more edges
 
 # meta slots
 NODES, BACKTRACKS, FAILS, MEMO_HITS, STORED = 0, 1, 2, 3, 4
-POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS = 5, 6, 7, 8, 9, 10
-META = 11
+POS, MODE, TRAIL_LEN, UNIQUE, MEMO, SOLUTIONS, NEST, MEMO_LIMIT = 5, 6, 7, 8, 9, 10, 11, 12
+META = 13
 DESCEND, TRY = 0, 1
-SOLVED, EXHAUSTED, BUDGET = 1, 2, 3
+SOLVED, EXHAUSTED, BUDGET, GROW = 1, 2, 3, 4
 # trail arrays
-CON, END, FORBID = 0, 1, 2
-
-
-@njit(cache=True)
-def _bits(x):
-    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1)
+CON, END, FORBID, UF = 0, 1, 2, 3
 
 
 @njit(cache=True)
@@ -129,7 +123,7 @@ def _set(arr, which, idx, val, trail, meta):
 
 
 @njit(cache=True)
-def _undo(to, con, end, forbid, trail, meta):
+def _undo(to, con, end, forbid, uf, trail, meta):
     t = meta[TRAIL_LEN]
     while t > to:
         t -= 1
@@ -138,19 +132,50 @@ def _undo(to, con, end, forbid, trail, meta):
             con[idx] = old
         elif which == END:
             end[idx] = old
-        else:
+        elif which == FORBID:
             forbid[idx] = old
+        else:
+            uf[idx] = old
     meta[TRAIL_LEN] = to
 
 
 @njit(cache=True)
-def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+def _find(x, uf):
+    while uf[x] != x:
+        x = uf[x]
+    return x
+
+
+@njit(cache=True)
+def _same_path(u, v, uf):
+    """Are u and v on one path: one piece, or pieces holding ends of one pair?"""
+    n = uf.shape[0] // 3
+    a = _find(u, uf)
+    b = _find(v, uf)
+    return a == b or (uf[n + a] > 0 and uf[n + a] == uf[n + b])
+
+
+@njit(cache=True)
+def _union(v, b, uf, trail, meta):
+    """Merge the pieces of v and b (union by size; parent, colour and size on the trail)."""
+    n = uf.shape[0] // 3
+    a = _find(v, uf)
+    c = _find(b, uf)
+    if uf[2 * n + a] < uf[2 * n + c]:
+        a, c = c, a
+    _set(uf, UF, c, a, trail, meta)
+    _set(uf, UF, 2 * n + a, uf[2 * n + a] + uf[2 * n + c], trail, meta)
+    _set(uf, UF, n + a, max(uf[n + a], uf[n + c]), trail, meta)
+
+
+@njit(cache=True)
+def _connect(v, d, nb, colour, con, end, forbid, uf, trail, meta):
     """Add the edge from ``v`` in direction column ``d`` (2 = E, 3 = S), or refuse it."""
     b = nb[v, d]
     if b < 0:
         return False
-    bit = DIRS[d]
-    back = DIRS[3 - d]
+    bit = 1 << d
+    back = 1 << (3 - d)
     if (forbid[v] & bit) or (forbid[b] & back):
         return False
     if colour[b] > 0 and con[b] != 0:
@@ -165,33 +190,40 @@ def _connect(v, d, nb, colour, con, end, forbid, trail, meta):
     _set(con, CON, b, con[b] | back, trail, meta)
     _set(end, END, e1, e2, trail, meta)
     _set(end, END, e2, e1, trail, meta)
+    if meta[UNIQUE] != 0:
+        _union(v, b, uf, trail, meta)
     return True
 
 
 @njit(cache=True)
-def _room(x, nb, colour, con, forbid):
-    """Can cell ``x`` still get the edges it needs (its undecided ones not forbidden)?"""
+def _room(x, i, place, nb, colour, con, forbid):
+    """Can undecided cell ``x`` still get the edges it needs, once the cell at scan
+    position ``i`` is decided? An edge is open if not forbidden and its other cell is
+    undecided (a decided neighbour's edges are final)."""
     need = (1 if colour[x] > 0 else 2) - _bits(con[x])
     if need < 0:
         return False
     free = 0
     for d in range(4):
-        bit = DIRS[d]
-        if nb[x, d] >= 0 and not (con[x] & bit) and not (forbid[x] & bit):
+        y = nb[x, d]
+        if y >= 0 and place[y] > i and not (forbid[x] & (1 << d)):
             free += 1
     return need <= free
 
 
 @njit(cache=True)
-def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
+def _lane(v, dv, dh, mask, i, place, nb, colour, con, forbid, trail, meta):
     """Forbid ``mask`` along the diagonal from ``v`` (vertical column ``dv``, horizontal
-    ``dh``) up to and including the first numbered cell."""
+    ``dh``) up to and including the first numbered cell. A cell already marked was
+    marked with the rest of its lane by an outer corner of the same lane: stop there."""
     x = nb[nb[v, dv], dh]
     while True:
+        if (forbid[x] & mask) == mask:
+            return True
         _set(forbid, FORBID, x, forbid[x] | mask, trail, meta)
         if con[x] & mask:
             return False
-        if not _room(x, nb, colour, con, forbid):
+        if not _room(x, i, place, nb, colour, con, forbid):
             return False
         if colour[x] > 0:
             return True
@@ -199,13 +231,17 @@ def _lane(v, dv, dh, mask, nb, colour, con, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+def _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta):
     """The unique-only rules for the shape just given to empty cell ``v``."""
     s = con[v]
     if s == E | S:
-        return can[v, 0] != 0 and _lane(v, 3, 2, N | W, nb, colour, con, forbid, trail, meta)
+        return can[v, 0] != 0 and _lane(
+            v, 3, 2, N | W, i, place, nb, colour, con, forbid, trail, meta
+        )
     if s == W | S:
-        return can[v, 1] != 0 and _lane(v, 3, 1, N | E, nb, colour, con, forbid, trail, meta)
+        return can[v, 1] != 0 and _lane(
+            v, 3, 1, N | E, i, place, nb, colour, con, forbid, trail, meta
+        )
     if s == N | E or s == N | W:
         side = 2 if s & E else 1
         q = nb[nb[v, 0], side]
@@ -216,59 +252,30 @@ def _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
 
 
 @njit(cache=True)
-def _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
-    """Give cell ``v`` the out edges ``opt`` (E/S bits) and check what that decides."""
+def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta, unique):
+    """Give cell ``v`` (scan position ``i``) the out edges ``opt`` (E/S bits) and check
+    what that decides."""
     for d in range(2, 4):
-        if (opt & DIRS[d]) and not _connect(v, d, nb, colour, con, end, forbid, trail, meta):
+        if (opt & (1 << d)) and not _connect(v, d, nb, colour, con, end, forbid, uf, trail, meta):
             return False
-    if unique and colour[v] == 0 and not _corner_ok(v, nb, colour, con, can, forbid, trail, meta):
+    if (
+        unique
+        and colour[v] == 0
+        and not _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta)
+    ):
         return False
-    x = nb[v, 2]
-    if x >= 0:  # the east neighbour's north and west edges are now decided
-        if not _room(x, nb, colour, con, forbid):
+    if unique:  # no touch: a decided neighbour not joined to v is on another path
+        for d in range(2):
+            u = nb[v, d]
+            if u >= 0 and not (con[v] & (1 << d)) and _same_path(u, v, uf):
+                return False
+    for d in range(2, 4):  # the east and south neighbours
+        x = nb[v, d]
+        if x >= 0 and not _room(x, i, place, nb, colour, con, forbid):
             return False
-        if unique and colour[x] == 0 and con[x] == 0 and can[x, 0] == 0:
-            return False  # it must become an SE corner
-    return True
-
-
-@njit(cache=True)
-def _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
-    """The chessboard count of the undecided cells (see ``parity``)."""
-    terminals = sufsrc[i]
-    alone = 0
-    for t in range(fw[i]):
-        x = order[i + t]
-        c = con[x]
-        if c == 0:
-            continue
-        if colour[x] > 0:
-            terminals -= sign[x]
-            alone += sign[x]
-        elif _bits(c) >= 2:
-            alone += sign[x]
-        else:
-            terminals += sign[x]
-    return terminals == 2 * (suf[i] - alone)
-
-
-@njit(cache=True)
-def _key(i, order, place, colour, con, end, fw, kbuf):
-    kbuf[0] = i
-    f = fw[i]
-    for t in range(f):
-        x = order[i + t]
-        c = con[x]
-        code = 0
-        if c != 0:
-            if colour[x] > 0 or _bits(c) >= 2:
-                code = FULL
-            else:
-                p = end[x]
-                code = colour[p] if colour[p] > 0 else -1 - min(t, place[p] - i)
-        kbuf[1 + t] = code
-    for t in range(f + 1, kbuf.shape[0]):
-        kbuf[t] = 0
+    # an east neighbour with no edge in from north or west must become an SE corner
+    x = nb[v, 2]
+    return not (unique and x >= 0 and colour[x] == 0 and con[x] == 0 and can[x, 0] == 0)
 
 
 @njit(cache=True)
@@ -282,22 +289,30 @@ def run(
     sign,
     suf,
     sufsrc,
+    skey,
+    ends,
     con,
     end,
     forbid,
+    uf,
     trail,
     frames,
     fopt,
     slots,
     keys,
     kbuf,
+    ev_at,
+    ev_col,
+    per,
+    stack,
     meta,
     budget,
 ):
     """Search on from the stored state for at most ``budget`` cells entered.
 
     Returns SOLVED (``con`` holds a full cover; call again for the next one), EXHAUSTED
-    (no further cover under the rules) or BUDGET (call again to go on). ``frames[i]``
+    (no further cover under the rules), BUDGET (call again to go on) or GROW (the
+    failed-state store is full: grow it, then call again). ``frames[i]``
     holds, for scan position i: trail length at entry, next choice, number of choices
     (-1: cut by the memo), solutions found before entry; ``fopt[i]`` the choices."""
     n = order.shape[0]
@@ -321,12 +336,17 @@ def run(
             frames[i, 1] = 0
             frames[i, 3] = meta[SOLUTIONS]
             meta[MODE] = TRY
-            if not _parity_ok(i, order, colour, con, fw, sign, suf, sufsrc):
+            if (not unique and not parity_ok(i, order, colour, con, fw, sign, suf, sufsrc)) or (
+                meta[NEST] != 0
+                and not nested(
+                    i, order, place, colour, con, end, fw, nb, skey, ends, ev_at, ev_col, per, stack
+                )
+            ):
                 meta[FAILS] += 1
                 frames[i, 2] = -1
                 continue
             if memo:
-                _key(i, order, place, colour, con, end, fw, kbuf)
+                frontier_key(i, order, place, colour, con, end, fw, kbuf)
                 if memo_has(slots, keys, kbuf):
                     meta[MEMO_HITS] += 1
                     frames[i, 2] = -1
@@ -354,8 +374,8 @@ def run(
         while frames[i, 1] < frames[i, 2]:
             opt = fopt[i, frames[i, 1]]
             frames[i, 1] += 1
-            _undo(frames[i, 0], con, end, forbid, trail, meta)
-            if _apply(v, opt, nb, colour, can, con, end, forbid, trail, meta, unique):
+            _undo(frames[i, 0], con, end, forbid, uf, trail, meta)
+            if _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta, unique):
                 moved = True
                 break
             meta[FAILS] += 1
@@ -363,12 +383,14 @@ def run(
             meta[POS] = i + 1
             meta[MODE] = DESCEND
             continue
-        _undo(frames[i, 0], con, end, forbid, trail, meta)
+        _undo(frames[i, 0], con, end, forbid, uf, trail, meta)
         if frames[i, 2] >= 0:
-            meta[BACKTRACKS] += 1
             if memo and frames[i, 3] == meta[SOLUTIONS]:
-                _key(i, order, place, colour, con, end, fw, kbuf)
+                if meta[STORED] >= keys.shape[0] and keys.shape[0] < meta[MEMO_LIMIT]:
+                    return GROW  # the caller grows the store; calling again resumes here
+                frontier_key(i, order, place, colour, con, end, fw, kbuf)
                 meta[STORED] = memo_add(slots, keys, kbuf, meta[STORED])
+            meta[BACKTRACKS] += 1
             frames[i, 2] = -1  # nothing more to try here (and stored once)
         if i == 0:
             return EXHAUSTED

@@ -6,8 +6,11 @@ A key is a row of ``int16`` values (the scan position, then one code per frontie
 cell, zero-padded to a fixed width). ``slots`` is an open-addressing table (linear
 probing) of entry numbers + 1 (0 = empty), ``keys`` holds the entries. A lookup
 compares whole keys, never only hashes, so a hit is a state that truly failed before
-(a collision costs a probe, never a wrong cut). When ``keys`` is full the store stops
-growing: it is only a cache of nogoods, so that costs speed, never completeness.
+(a collision costs a probe, never a wrong cut). The store starts small (most boards
+store few states, and a big table costs its allocation and page faults on every run)
+and grows fourfold when full, at a point of the search fixed by the search alone (so
+the counters repeat); at ``capacity_limit`` it stops growing: it is only a cache of
+nogoods, so that costs speed, never completeness.
 """
 
 from __future__ import annotations
@@ -15,22 +18,37 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from models.numberlink.encodings._scanline_rules import _bits
+
+FULL = -32000  # key code: an undecided cell that takes no more edges
 #: entries kept at most, and the memory they may take (int16 keys); slots are twice that
 MAX_ENTRIES = 1 << 20
 MAX_BYTES = 160 << 20
+FIRST_ENTRIES = 1 << 12
 
 
-def allocate(key_width: int, enabled: bool) -> tuple[np.ndarray, np.ndarray]:
-    """(slots, keys) for keys of ``key_width`` values; tiny arrays when the memo is off.
+def capacity_limit(key_width: int) -> int:
+    return max(FIRST_ENTRIES, min(MAX_ENTRIES, MAX_BYTES // (2 * key_width)))
 
-    ``np.zeros`` maps memory lazily, so a store that stays small costs little."""
+
+def allocate(key_width: int, enabled: bool, entries: int = FIRST_ENTRIES):
+    """(slots, keys) for ``entries`` keys of ``key_width`` values; tiny when off."""
     if not enabled:
         return np.zeros(2, dtype=np.int32), np.zeros((1, key_width), dtype=np.int16)
-    cap = max(1024, min(MAX_ENTRIES, MAX_BYTES // (2 * key_width)))
-    size = 1
-    while size < 2 * cap:
-        size *= 2
-    return np.zeros(size, dtype=np.int32), np.zeros((cap, key_width), dtype=np.int16)
+    return np.zeros(2 * entries, dtype=np.int32), np.zeros((entries, key_width), dtype=np.int16)
+
+
+def grow(slots: np.ndarray, keys: np.ndarray, stored: int, limit: int):
+    """A store four times bigger (at most ``limit`` entries) holding the same keys."""
+    new_slots, new_keys = allocate(keys.shape[1], True, min(limit, 4 * keys.shape[0]))
+    _rehash(new_slots, new_keys, keys, stored)
+    return new_slots, new_keys
+
+
+@njit(cache=True)
+def _rehash(slots, keys, old, stored):
+    for e in range(stored):
+        memo_add(slots, keys, old[e], e)
 
 
 @njit(cache=True)
@@ -76,3 +94,25 @@ def memo_add(slots, keys, kbuf, stored):
         keys[stored, t] = kbuf[t]
     slots[h] = stored + 1
     return stored + 1
+
+
+@njit(cache=True)
+def frontier_key(i, order, place, colour, con, end, fw, kbuf):
+    """The key of the state at scan position ``i`` (``_scanline.py``, ``failed states``):
+    the position, then a code per frontier cell: 0 no edge in, FULL nothing more to add,
+    k an end of pair k beyond its piece, -1 - t a piece whose far end is frontier cell t."""
+    kbuf[0] = i
+    f = fw[i]
+    for t in range(f):
+        x = order[i + t]
+        c = con[x]
+        code = 0
+        if c != 0:
+            if colour[x] > 0 or _bits(c) >= 2:
+                code = FULL
+            else:
+                p = end[x]
+                code = colour[p] if colour[p] > 0 else -1 - min(t, place[p] - i)
+        kbuf[1 + t] = code
+    for t in range(f + 1, kbuf.shape[0]):
+        kbuf[t] = 0
