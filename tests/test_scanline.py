@@ -156,7 +156,7 @@ def test_no_touch_refused_at_each_cell() -> None:
     """The corner search refuses a cell next to a decided cell of its own path that it is
     not joined to: on a winding 25x25 it enters fewer than half the cells it needed with
     the corner rules alone (13,514), and its cover is a cover without touches."""
-    board = _load("instances/numberlink/winding/w_25x25_s1.txt")
+    board = _load("tests/boards/winding_25x25_old.txt")  # the winding set's first 25x25
     search = ScanSearch(board, "diagonal", True, False)
     assert search.next_solution(None) == sl.SOLVED
     paths = search.paths()
