@@ -177,6 +177,13 @@ def test_check_unique_after_an_untouched_answer() -> None:
     assert enc.check_unique(Limits(time_limit_s=10)) is True
 
 
+def test_check_unique_without_an_answer_is_undecided() -> None:
+    enc = PathSearchNumba({})
+    enc.build(_load("instances/numberlink/infeasible/crossing_3x3.txt"), Limits())
+    assert enc.solve(Limits(time_limit_s=10)).status == INFEASIBLE
+    assert enc.check_unique(Limits(time_limit_s=10)) is None
+
+
 def _race(board: Board) -> tuple[str, dict | None, dict]:
     enc = RaceNumbaSat({})
     enc.build(board, Limits())

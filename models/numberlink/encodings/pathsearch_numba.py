@@ -224,7 +224,8 @@ class PathSearchNumba(Encoding):
         if not self.unique and self.option("untouched_first"):
             self.untouched = PathSearch(instance, True)
             self.untouched.configure(self.option("restart"), limits.seed)
-        self.found: PathSearch | None = None
+        self.found: PathSearch | None = None  # the search that answered (a cover or a proof)
+        self.solved = False
         n = instance.rows * instance.cols
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
@@ -244,6 +245,7 @@ class PathSearchNumba(Encoding):
         if code is None:
             return Outcome(TIMEOUT, counters=counters, message="time limit")
         if code == ps.SOLVED:
+            self.solved = True
             return Outcome(SOLVED, {"paths": self.found.paths()}, counters)
         if self.unique:
             counters["exhausted"] = 1
@@ -276,9 +278,10 @@ class PathSearchNumba(Encoding):
                     live.remove(search)
 
     def check_unique(self, limits: Limits | None = None) -> bool | None:
-        """After a solved run: True when no second full cover exists, None if undecided."""
-        if self.unique:
-            return None  # the rule may have cut other solutions
+        """After a solved run: True when no second full cover exists, None if undecided
+        (also when the run found no cover: there is nothing to be unique)."""
+        if self.unique or not self.solved:
+            return None  # the rule may have cut other solutions; or no cover to compare
         deadline = _deadline(limits)
         if self.found is self.search:
             code = self.search.next_solution(deadline)
