@@ -8,6 +8,8 @@ import glob
 import json
 import random
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -218,7 +220,7 @@ def test_bench_solve_command() -> None:
     """As a user types it: the console script, JSON out, the answer verified."""
     out = subprocess.run(
         [
-            "bench",
+            str(Path(sys.executable).with_name("bench")),  # this venv's console script
             "solve",
             "instances/numberlink/winding/w_14x14_s1.txt",
             "--encoding",

@@ -45,8 +45,9 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.base import Limits, ModelSize
 from models.numberlink.encodings import _pathsearch as ps
+from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch
 from models.numberlink.rules import Board
 
 #: first chunk of decisions between two looks at the clock; later chunks aim at CHUNK_S
@@ -54,6 +55,7 @@ FIRST_CHUNK = 2_000
 CHUNK_S = 0.05
 #: decisions per turn when the untouched and the complete search take turns
 RACE_NODES = 2_000
+assert (ps.SOLVED, ps.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
 class PathSearch:
@@ -196,11 +198,12 @@ def _warm() -> None:
     search.next_solution(None)
 
 
-class PathSearchNumba(Encoding):
+class PathSearchNumba(RacingSearch):
     name = "pathsearch-numba"
     puzzles = ("numberlink",)
     solver = "numba"
     reference = False
+    race_nodes = RACE_NODES
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "assume_unique": (False, True),
         "restart": (0, 1000, 10000),
@@ -211,10 +214,6 @@ class PathSearchNumba(Encoding):
     def solver_version(cls) -> str:
         return f"puzzle-bench path search (numba {numba.__version__})"
 
-    @classmethod
-    def proves_infeasible(cls, options) -> bool:
-        return not options.get("assume_unique", False)
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
         self.board, self.seed = instance, limits.seed
@@ -224,83 +223,13 @@ class PathSearchNumba(Encoding):
         if not self.unique and self.option("untouched_first"):
             self.untouched = PathSearch(instance, True)
             self.untouched.configure(self.option("restart"), limits.seed)
-        self.found: PathSearch | None = None  # the search that answered (a cover or a proof)
-        self.solved = False
+        self._reset()
         n = instance.rows * instance.cols
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
 
-    def solve(self, limits: Limits) -> Outcome:
-        deadline = _deadline(limits)
-        if self.untouched is None:
-            code = self.search.next_solution(deadline)
-            self.found = self.search
-        else:
-            code = self._race(deadline)
-        counters = self.search.counters()
-        if self.untouched is not None:
-            for key, value in self.untouched.counters().items():
-                counters[key] += value
-            counters["untouched"] = int(self.found is self.untouched)
-        if code is None:
-            return Outcome(TIMEOUT, counters=counters, message="time limit")
-        if code == ps.SOLVED:
-            self.solved = True
-            return Outcome(SOLVED, {"paths": self.found.paths()}, counters)
-        if self.unique:
-            counters["exhausted"] = 1
-            return Outcome(
-                TIMEOUT,
-                counters=counters,
-                message="search exhausted under assume_unique: no proof of infeasibility",
-            )
-        return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
-
-    def _race(self, deadline: float | None) -> int | None:
-        """The untouched search and the complete one in turns of RACE_NODES decisions
-        (fixed, so the counters repeat): the first cover either finds is the answer;
-        only the complete search's exhaustion proves anything. The untouched one,
-        exhausted, leaves the complete one alone."""
-        live = [self.untouched, self.search]
-        while True:
-            if deadline is not None and time.monotonic() >= deadline:
-                return None
-            for search in list(live):
-                code = search.step(RACE_NODES)
-                if code == ps.SOLVED:
-                    search.meta[ps.RESTART] = 0
-                    self.found = search
-                    return code
-                if code == ps.EXHAUSTED:
-                    if search is self.search:
-                        self.found = search
-                        return code
-                    live.remove(search)
-
-    def check_unique(self, limits: Limits | None = None) -> bool | None:
-        """After a solved run: True when no second full cover exists, None if undecided
-        (also when the run found no cover: there is nothing to be unique)."""
-        if self.unique or not self.solved:
-            return None  # the rule may have cut other solutions; or no cover to compare
-        deadline = _deadline(limits)
-        if self.found is self.search:
-            code = self.search.next_solution(deadline)
-            return None if code is None else code == ps.EXHAUSTED
-        known = self.found.paths()  # from the untouched search: enumerate all covers
-        while True:
-            code = self.search.next_solution(deadline)
-            if code is None:
-                return None
-            if code == ps.EXHAUSTED:
-                return True
-            if self.search.paths() != known:
-                return False
-
-
-def _deadline(limits: Limits | None) -> float | None:
-    if limits is None or limits.time_limit_s is None:
-        return None
-    return time.monotonic() + limits.time_limit_s
+    def _on_found(self, search: PathSearch) -> None:
+        search.meta[ps.RESTART] = 0  # a search that answered restarts no more
 
 
 _warm()

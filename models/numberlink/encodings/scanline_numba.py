@@ -50,8 +50,9 @@ from typing import Any, ClassVar
 import numba
 import numpy as np
 
-from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, ModelSize, Outcome
+from models.base import Limits, ModelSize
 from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch
 from models.numberlink.encodings._scanline_memo import allocate, capacity_limit, grow
 from models.numberlink.encodings._scanline_rules import side_keys
 from models.numberlink.rules import Board
@@ -62,6 +63,7 @@ CHUNK_S = 0.05
 MEMO_CELLS = 32_000
 #: cells entered per turn when the corner-rule search and the complete one take turns
 RACE_NODES = 5_000
+assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
 def board_tables(board: Board, order: str) -> SimpleNamespace:
@@ -266,11 +268,12 @@ def _warm() -> None:
         search.next_solution(None)
 
 
-class ScanlineNumba(Encoding):
+class ScanlineNumba(RacingSearch):
     name = "scanline-numba"
     puzzles = ("numberlink",)
     solver = "numba"
     reference = False
+    race_nodes = RACE_NODES
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "assume_unique": (False, True),
         "untouched_first": (True, False),
@@ -283,10 +286,6 @@ class ScanlineNumba(Encoding):
     def solver_version(cls) -> str:
         return f"puzzle-bench scanline search (numba {numba.__version__})"
 
-    @classmethod
-    def proves_infeasible(cls, options) -> bool:
-        return not options.get("assume_unique", False)
-
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
         order, memo = self.option("order"), bool(self.option("memo"))
@@ -294,78 +293,10 @@ class ScanlineNumba(Encoding):
         self.untouched = None
         if not self.unique and self.option("untouched_first"):
             self.untouched = ScanSearch(instance, order, True, False, tables=self.search.tables)
-        self.found: ScanSearch | None = None
+        self._reset()
         n = instance.rows * instance.cols
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
-
-    def solve(self, limits: Limits) -> Outcome:
-        deadline = _deadline(limits)
-        if self.untouched is None:
-            code = self.search.next_solution(deadline)
-            self.found = self.search
-        else:
-            code = self._race(deadline)
-        counters = self.search.counters()
-        if self.untouched is not None:
-            for key, value in self.untouched.counters().items():
-                counters[key] += value
-            counters["untouched"] = int(self.found is self.untouched)
-        if code is None:
-            return Outcome(TIMEOUT, counters=counters, message="time limit")
-        if code == sl.SOLVED:
-            return Outcome(SOLVED, {"paths": self.found.paths()}, counters)
-        if self.unique:
-            counters["exhausted"] = 1
-            return Outcome(
-                TIMEOUT,
-                counters=counters,
-                message="search exhausted under assume_unique: no proof of infeasibility",
-            )
-        return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
-
-    def _race(self, deadline: float | None) -> int | None:
-        """The corner-rule search and the complete one in turns of RACE_NODES cells: the
-        first cover either finds is the answer; only the complete search's exhaustion
-        proves anything. The corner-rule one, exhausted, leaves the complete one alone."""
-        live = [self.untouched, self.search]
-        while True:
-            if deadline is not None and time.monotonic() >= deadline:
-                return None
-            for search in list(live):
-                code = search.step(RACE_NODES)
-                if code == sl.SOLVED:
-                    self.found = search
-                    return code
-                if code == sl.EXHAUSTED:
-                    if search is self.search:
-                        self.found = search
-                        return code
-                    live.remove(search)
-
-    def check_unique(self, limits: Limits | None = None) -> bool | None:
-        """After a solved run: True when no second full cover exists, None if undecided."""
-        if self.unique:
-            return None  # the rules may have cut other covers
-        deadline = _deadline(limits)
-        if self.found is self.search:
-            code = self.search.next_solution(deadline)
-            return None if code is None else code == sl.EXHAUSTED
-        known = self.found.paths()  # found by the corner-rule search: enumerate
-        while True:
-            code = self.search.next_solution(deadline)
-            if code is None:
-                return None
-            if code == sl.EXHAUSTED:
-                return True
-            if self.search.paths() != known:
-                return False
-
-
-def _deadline(limits: Limits | None) -> float | None:
-    if limits is None or limits.time_limit_s is None:
-        return None
-    return time.monotonic() + limits.time_limit_s
 
 
 _warm()
