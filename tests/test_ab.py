@@ -6,9 +6,9 @@ twice, one that turns CP-SAT's presolve off for ``bool-cpsat`` (a weaker solver
 setting). Each side of an A/B is swept by its own code (checked: a side's code is the
 repository's, never this checkout's) with a tiny suite of five rounds; the commands are typed as
 a user types them (the ``bench`` console script, ``.ci/gate``). The doubled build of two boards is
-judged by CPU time: its interval is bootstrapped over the repeats of each board, the boards held
-fixed (``compare._pooled_ratio``; resampling two boards as well made the lower bound about the
-smaller board's ratio, and one noisy board hid the doubling in 2 of 6 runs).
+judged by CPU time: in an A/B its interval is bootstrapped over the rounds of each board, the
+boards held fixed (``compare._pooled_ratio``; resampling two boards as well made the lower bound
+about the smaller board's ratio, and one noisy board hid the doubling in 2 of 6 runs).
 """
 
 from __future__ import annotations

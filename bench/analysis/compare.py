@@ -27,8 +27,9 @@ gives one *build* row pooled over its instances. The rules (after BenchExec and 
   Times are CPU seconds (``build_cpu_s``; ``cpu_s - build_cpu_s`` for the
   solve), which a second process on the machine disturbs far less than wall time (wall
   seconds on both sides when one side's records predate ``build_cpu_s``). The
-  build is pooled per configuration (geometric mean over instances, its interval bootstrapped
-  over the repeats of each instance, the instances fixed): a change to an encoding's model building shows on all of them.
+  build is pooled per configuration (geometric mean over instances, bootstrapped over
+  instances and repeats; over the repeats only, the instances fixed, for ``bench ab``'s
+  rounds): a change to an encoding's model building shows on all of them.
   The median build ratio over all configurations (the machine's drift between the two
   sweeps) is divided out first: one encoding's slower build stands out, a sweep that ran
   slower everywhere does not; a change that slowed every build alike is left to the
@@ -168,6 +169,7 @@ def compare_runs(
     times_comparable: bool = True,
     across_versions: bool = False,
     divide_drift: bool = True,
+    rounds: bool = False,
 ) -> Verdicts:
     """Compare two run tables (RunRecord columns).
 
@@ -175,12 +177,14 @@ def compare_runs(
     ``times_comparable=False`` says the machines differ and no scaling was asked for.
     ``divide_drift=False`` keeps the common build drift: for sides measured in interleaved
     rounds on one machine (``bench ab``), where the machine cannot drift between them, a
-    common build slowdown is the change's own doing.
+    common build slowdown is the change's own doing. ``rounds=True`` says every repeat
+    is a sweep of its own (``bench ab``'s rounds): a build's interval then holds the
+    boards fixed (``_pooled_ratio``).
     """
     threshold = check_threshold(threshold, "--threshold")
     time_threshold = check_threshold(time_threshold, "--time-threshold")
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
-    rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale)
+    rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale, rounds)
     (base_build, base_solve), (cur_build, cur_solve) = map(cpu_recorded, (baseline, current))
     build_cpu, solve_cpu = base_build and cur_build, base_solve and cur_solve
     # labels from the options that vary within each side: a changed default stays comparable
@@ -236,6 +240,7 @@ class _Rules:
     times_comparable: bool
     across_versions: bool
     time_scale: float  # baseline / current calibration: a ratio of 1 means "as fast, per machine"
+    boards_fixed: bool = False  # every repeat a sweep of its own (A/B): see _pooled_ratio
 
     def solve(self, base: pd.DataFrame, cur: pd.DataFrame, rng) -> dict:
         b_status, c_status = _status(base), _status(cur)
@@ -285,7 +290,8 @@ class _Rules:
             return {"verdict": "same", "reason": f"every build under {MIN_BUILD_S * 1000:g} ms"}
         if min(min(len(b), len(c)) for b, c in samples) < 2:
             return {"verdict": "same", "reason": "one sample a side: build time not judged"}
-        ratio, low, high = (r * self.time_scale for r in _pooled_ratio(samples, rng))
+        pooled = _pooled_ratio(samples, rng, self.boards_fixed)
+        ratio, low, high = (r * self.time_scale for r in pooled)
         base_total = float(sum(np.median(b) for b, _ in samples))
         cur_total = float(sum(np.median(c) for _, c in samples))
         out = _measured(base_total, cur_total, ratio, low, high)
@@ -397,21 +403,29 @@ def _ratio_interval(base: np.ndarray, cur: np.ndarray, rng) -> tuple[float, floa
     return ratio, float(low), float(high)
 
 
-def _pooled_ratio(samples: list[tuple[np.ndarray, np.ndarray]], rng) -> tuple[float, float, float]:
+def _pooled_ratio(
+    samples: list[tuple[np.ndarray, np.ndarray]], rng, boards_fixed: bool = False
+) -> tuple[float, float, float]:
     """Geometric mean over instances of the ratio of medians, with a 95 % interval from a
-    bootstrap of the repeats within each instance.
+    bootstrap of the repeats within each instance, and of the instances too unless
+    ``boards_fixed``.
 
-    The instances are held fixed: the question is whether this configuration builds the
-    suite's own boards slower, so the interval is the measurement's noise (the repeats),
-    not the spread between boards. Resampling the boards as well made the lower bound
-    about the smallest board's ratio, and with the few boards of a gate suite one noisy
-    board hid a doubled build (``tests/test_ab.py``)."""
+    Repeats of one sweep share its process, so they miss what differs from sweep to sweep
+    (another process's memory layout, the machine's state); resampling the boards widens
+    the interval by their spread, which stands in for it. Where every repeat is a sweep of
+    its own (``bench ab``: one repeat a round, the sides alternating), the repeats carry
+    that noise themselves, so the boards are held fixed: with the few boards of a gate
+    suite, resampling them made the lower bound about the smallest board's ratio, and one
+    noisy board hid a doubled build (``tests/test_ab.py``)."""
     logs = np.log([np.median(c) / np.median(b) for b, c in samples])
     boot = np.empty((BOOTSTRAP_SAMPLES, len(samples)))
     for i, (b, c) in enumerate(samples):
         bm = np.median(rng.choice(b, size=(BOOTSTRAP_SAMPLES, len(b))), axis=1)
         cm = np.median(rng.choice(c, size=(BOOTSTRAP_SAMPLES, len(c))), axis=1)
         boot[:, i] = np.log(cm / np.maximum(bm, 1e-12))
+    if not boards_fixed:
+        pick = rng.integers(0, len(samples), size=(BOOTSTRAP_SAMPLES, len(samples)))
+        boot = np.take_along_axis(boot, pick, axis=1)
     low, high = np.exp(np.percentile(boot.mean(axis=1), [2.5, 97.5]))
     return float(np.exp(logs.mean())), float(low), float(high)
 

@@ -132,7 +132,7 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
     same = len(machines) == 1
     verdicts = compare_runs(
         base_runs, head_runs, threshold=threshold, time_threshold=time_threshold,
-        times_comparable=same, divide_drift=False,
+        times_comparable=same, divide_drift=False, rounds=True,
     )  # fmt: skip
     current = _short(head)
     if head.dirty:
