@@ -16,6 +16,7 @@ removes covers), so it is the answer; only the complete search, exhausted, prove
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, Outcome
@@ -111,6 +112,30 @@ class RacingSearch(Encoding):
                 return True
             if self.search.paths() != known:
                 return False
+
+
+def run_in_chunks(
+    step: Callable[[int], int],
+    work_done: Callable[[], int],
+    deadline: float | None,
+    first_chunk: int,
+    still_running: int,
+    chunk_s: float = 0.05,
+) -> int | None:
+    """Step a search until it returns a code other than ``still_running``, looking at the
+    clock between chunks sized to take about ``chunk_s`` each; None once ``deadline`` passed.
+    The chunks change only when the clock is read, never the search, so counters repeat."""
+    budget = first_chunk
+    while True:
+        start = time.monotonic()
+        if deadline is not None and start >= deadline:
+            return None
+        before = work_done()
+        code = step(budget if deadline is not None else 1 << 60)
+        if code != still_running:
+            return code
+        took = max(1e-4, time.monotonic() - start)
+        budget = max(100, int((work_done() - before) / took * chunk_s))
 
 
 def deadline_of(limits: Limits | None) -> float | None:

@@ -39,7 +39,6 @@ importing this module runs it once on a 2x2 board, so the warm parent of a sweep
 
 from __future__ import annotations
 
-import time
 from typing import Any, ClassVar
 
 import numba
@@ -47,7 +46,7 @@ import numpy as np
 
 from models.base import Limits, ModelSize
 from models.numberlink.encodings import _pathsearch as ps
-from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch
+from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch, run_in_chunks
 from models.numberlink.rules import Board
 
 #: first chunk of decisions between two looks at the clock; later chunks aim at CHUNK_S
@@ -145,20 +144,12 @@ class PathSearch:
 
     def next_solution(self, deadline: float | None) -> int | None:
         """SOLVED or EXHAUSTED, or None when the deadline passed first."""
-        budget = FIRST_CHUNK
-        while True:
-            start = time.monotonic()
-            if deadline is not None and start >= deadline:
-                return None
-            before = self.meta[ps.NODES]
-            code = self.step(budget if deadline is not None else 1 << 60)
-            if code != ps.BUDGET:
-                if code == ps.SOLVED:
-                    self.meta[ps.RESTART] = 0  # from here on enumerate: each cover once
-                return code
-            took = max(1e-4, time.monotonic() - start)
-            rate = (self.meta[ps.NODES] - before) / took
-            budget = max(100, int(rate * CHUNK_S))
+        code = run_in_chunks(
+            self.step, lambda: self.meta[ps.NODES], deadline, FIRST_CHUNK, ps.BUDGET, CHUNK_S
+        )
+        if code == ps.SOLVED:
+            self.meta[ps.RESTART] = 0  # from here on enumerate: each cover once
+        return code
 
     def counters(self) -> dict[str, float]:
         m = self.meta

@@ -43,7 +43,6 @@ compiled before any run forks.
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 from typing import Any, ClassVar
 
@@ -52,7 +51,7 @@ import numpy as np
 
 from models.base import Limits, ModelSize
 from models.numberlink.encodings import _scanline as sl
-from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch
+from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch, run_in_chunks
 from models.numberlink.encodings._scanline_memo import allocate, capacity_limit, grow
 from models.numberlink.encodings._scanline_rules import side_keys
 from models.numberlink.rules import Board
@@ -216,17 +215,10 @@ class ScanSearch:
 
     def next_solution(self, deadline: float | None) -> int | None:
         """SOLVED or EXHAUSTED, or None when the deadline passed first."""
-        budget = FIRST_CHUNK
-        while True:
-            start = time.monotonic()
-            if deadline is not None and start >= deadline:
-                return None
-            before = self.meta[sl.NODES]
-            code = self.step(budget if deadline is not None else 1 << 60)
-            if code != sl.BUDGET:
-                return code
-            took = max(1e-4, time.monotonic() - start)
-            budget = max(100, int((self.meta[sl.NODES] - before) / took * CHUNK_S))
+        code = run_in_chunks(
+            self.step, lambda: self.meta[sl.NODES], deadline, FIRST_CHUNK, sl.BUDGET, CHUNK_S
+        )
+        return code
 
     def counters(self) -> dict[str, float]:
         m = self.meta
