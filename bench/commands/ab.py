@@ -25,6 +25,7 @@ from bench.ab import Plan, Side, measure, repo_root, side_runs
 from bench.analysis.compare import (
     COUNTER_THRESHOLD,
     TIME_THRESHOLD,
+    busy_note,
     check_threshold,
     compare_runs,
     gate,
@@ -188,6 +189,7 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
         notes=[
             f"interleaved rounds A B x{len(base.run_ids)}, each side swept by its own code",
             *notes,
+            *[n for n in (busy_note("busiest", {**base_env, **head_env}),) if n],
         ],
     )
     return verdicts, context
