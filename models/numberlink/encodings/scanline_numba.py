@@ -69,6 +69,11 @@ CHUNK_S = 0.05
 MEMO_CELLS = 32_000
 #: cells entered per turn when the corner-rule search and the complete one take turns
 RACE_NODES = 5_000
+#: the backup (pathsearch-numba's complete search) joins the race after this many cells
+#: entered by the two scan searches, and takes BACKUP_WORK // cells decisions a turn (a
+#: decision there costs about a scan of the board, a cell here well under a microsecond)
+BACKUP_AFTER = 60_000
+BACKUP_WORK = 400_000
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
