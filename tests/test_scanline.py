@@ -171,6 +171,19 @@ def test_no_touch_refused_at_each_cell() -> None:
     assert search.counters()["nodes"] < 13_514 // 2
 
 
+def test_no_touch_checked_as_soon_as_the_edge_is_decided() -> None:
+    """A cell's east and south neighbours it is not joined to are checked against its path
+    when the cell is decided, not at the neighbour's turn: on a published-style 25x25
+    the corner search enters 2,476 cells (4,565 when checked at the neighbour's turn),
+    and its cover has no touch."""
+    board = _load("instances/numberlink/published-style/p_25x25_s8.txt")
+    search = ScanSearch(board, "diagonal", True, False)
+    assert search.next_solution(None) == sl.SOLVED
+    paths = search.paths()
+    assert verify(board, {"paths": paths}) is None and not _touches(paths)
+    assert search.counters()["nodes"] < 3_000
+
+
 def test_counters_repeat_whatever_the_chunking() -> None:
     board = _load("instances/numberlink/public/9x9_ha_7c_020.txt")
     whole = ScanSearch(board)
