@@ -159,14 +159,15 @@ def interleave(
     extra: list[str],
     say: Callable[[str], None] = lambda _: None,
 ) -> None:
-    """A B A B ...: ``rounds`` rounds, each side sweeping one repeat of its suite per round."""
+    """A B A B ...: ``rounds`` more rounds, each side sweeping one repeat of its suite a round."""
     for side in sides:
         check_tree(side)
-    for number in range(1, rounds + 1):
+    first = len(sides[0].run_ids)
+    for number in range(first + 1, first + rounds + 1):
         for side in sides:
             run_id = sweep_side(side, suites[side.name], extra)
             side.run_ids.append(run_id)
-            say(f"round {number}/{rounds}: {side.name} {side.label} -> {run_id}")
+            say(f"round {number}/{first + rounds}: {side.name} {side.label} -> {run_id}")
 
 
 def side_runs(side: Side) -> tuple[pd.DataFrame, dict[str, dict]]:
@@ -219,11 +220,16 @@ def suite_text(tree: Path, suite: str) -> str:
 
 
 def measure(
-    plan: Plan, workdir: Path, say: Callable[[str], None] = lambda _: None
+    plan: Plan,
+    workdir: Path,
+    say: Callable[[str], None] = lambda _: None,
+    more: Callable[[Side, Side], int] = lambda base, head: 0,
 ) -> tuple[Side, Side, list[str]]:
     """Sweep base and head in interleaved rounds, each side by its own code; (base, head,
     notes). Both sides run the head's suite (its text, written to ``workdir``); a base
-    that cannot run it (a case the change adds) runs its own suite of that name."""
+    that cannot run it (a case the change adds) runs its own suite of that name. After
+    the rounds, ``more(base, head)`` may ask for further rounds (0: enough), again and
+    again: how many a verdict needs is known only once some are measured."""
     workdir = workdir.resolve()
     workdir.mkdir(parents=True, exist_ok=True)
     base_commit = resolve(plan.repo, plan.base)
@@ -254,6 +260,8 @@ def measure(
         check_tree(base)
         suites["base"] = _base_suite(base, plan, shared, notes)
         interleave((base, head), suites, rounds, plan.extra, say)
+        while (extra := more(base, head)) > 0:
+            interleave((base, head), suites, extra, plan.extra, say)
         return base, head, notes
 
 

@@ -50,6 +50,9 @@ def collect(calibrate: bool = True, puzzles: Iterable[str] | None = None) -> dic
         "cpu_model": _cpu_model(),
         "cores": os.cpu_count(),
         "memory_mb": _memory_mb(),
+        # what else the machine ran when the sweep began (1, 5, 15 min): times are less sure
+        # where it exceeds the cores (``compare.busy_note``)
+        "load_avg": [round(x, 2) for x in os.getloadavg()],
         "os": f"{platform.system()} {platform.release()}",
         "platform": platform.platform(),
         "python": platform.python_version(),

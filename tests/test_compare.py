@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bench.analysis.compare import compare_runs
+from bench.analysis.compare import compare_runs, unsure
 from bench.record import RunRecord
 
 
@@ -273,3 +273,44 @@ def test_a_run_without_the_counter_keeps_it_out_of_the_comparison() -> None:
     cur = pd.concat([_runs([("a", "solved", [1.0, 1.01])], counters), stopped])
     row = _solve_row(compare_runs(base, cur, threshold=0.1).table)
     assert row["verdict"] == "same" and "counter" not in row["reason"], row["reason"]
+
+
+def test_a_build_interval_holds_the_boards_fixed_when_every_repeat_is_its_own_sweep() -> None:
+    """Two boards: one built 2x slower, the other 1.25x. Repeats of one sweep share its
+    process, so the interval resamples the boards too, and its lower bound falls to the
+    milder board's ratio: not flagged. The same times, each repeat a sweep of its own
+    (`bench ab`'s rounds, or exports of them read by `bench publish`): the rounds carry the
+    noise between sweeps, the boards are held fixed, and the doubling is flagged."""
+    jitter = np.array([1.0, 1.02, 0.98, 1.01, 0.99])
+    cases = [(i, "solved", [0.5] * 5) for i in "ab"]
+    base = _runs(cases, {"conflicts": 10}).assign(build_cpu_s=0.02 * np.tile(jitter, 2))
+    cur = _runs(cases, {"conflicts": 10}).assign(
+        build_cpu_s=0.02 * np.concatenate([2.0 * jitter[::-1], 1.25 * jitter[::-1]])
+    )
+    one_sweep = _build_row(compare_runs(base, cur, divide_drift=False).table)
+    assert one_sweep["verdict"] == "same" and one_sweep["ratio_low"] < 1.25, one_sweep
+    split_base = base.assign(run_id=["b" + str(r) for r in base["repeat"]])
+    split_cur = cur.assign(run_id=["c" + str(r) for r in cur["repeat"]])
+    rounds = _build_row(compare_runs(split_base, split_cur, divide_drift=False).table)
+    assert rounds["verdict"] == "regression", rounds
+    assert rounds["ratio"] == pytest.approx(one_sweep["ratio"])
+    assert rounds["ratio_low"] > 1.5
+
+
+def test_unsure_names_time_verdicts_whose_interval_reaches_back_across_the_threshold() -> None:
+    """A median ratio past the threshold with an interval down to 1 is unsure; a clear
+    regression, plain noise, a counter verdict and the noise floor are not."""
+    cases = [(i, "solved", [0.5] * 4) for i in "ab"]
+    base = _runs(cases, {"conflicts": 10}).assign(build_cpu_s=0.02)
+    split = base.assign(build_cpu_s=0.02 * np.tile([4.0, 1.0, 4.0, 1.0], 2))
+    doubled = base.assign(build_cpu_s=0.04 * np.tile([1.0, 1.01, 0.99, 1.0], 2))
+    noise = base.assign(build_cpu_s=0.02 * np.tile([1.1, 0.9, 1.05, 0.95], 2))
+    found = {
+        name: unsure(compare_runs(base, cur, divide_drift=False).table)
+        for name, cur in (("split", split), ("doubled", doubled), ("noise", noise))
+    }
+    assert list(found["split"]["aspect"]) == ["build"], found["split"]
+    assert found["split"]["ratio"].iloc[0] == pytest.approx(2.5)
+    assert found["doubled"].empty and found["noise"].empty
+    faster = unsure(compare_runs(split, base, divide_drift=False).table)
+    assert list(faster["aspect"]) == ["build"] and faster["ratio"].iloc[0] < 0.8

@@ -70,6 +70,7 @@ def test_sweep_stores_every_run_and_goes_on_after_a_crash(sweep) -> None:
     assert f"run id: {run_id}" in result.stdout and "refuted" in result.stdout
     env = store.environments(path)[run_id]
     assert env["calibration_s"] > 0 and env["git_commit"] and "cpu_model" in env
+    assert len(env["load_avg"]) == 3 and all(x >= 0 for x in env["load_avg"])
     assert env["encoding_hashes"]["knights_tour/stub-ok"] == frame["encoding_hash"][0]
 
 

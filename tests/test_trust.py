@@ -210,12 +210,19 @@ def _record(run_id: str, instance: str = "a", status: str = SOLVED, **fields) ->
     return RunRecord(**values)
 
 
-def _store(path: Path, sweeps: dict[str, list[RunRecord]], unfinished: tuple = ()) -> Path:
+def _store(
+    path: Path,
+    sweeps: dict[str, list[RunRecord]],
+    unfinished: tuple = (),
+    loads: dict | None = None,
+) -> Path:
+    loads = loads or {}
     with store.connect(path) as conn:
         for i, (run_id, records) in enumerate(sweeps.items()):
             store.start_sweep(conn, run_id, {"suite": "ci", "plan": [{}] * max(1, len(records)),
                                              "started_at": f"2026-01-01T00:00:0{i}"})  # fmt: skip
-            store.save_environment(conn, run_id, {"git_commit": f"c{i}", "calibration_s": 0.1})
+            env = {"git_commit": f"c{i}", "calibration_s": 0.1, "cores": 2}
+            store.save_environment(conn, run_id, env | loads.get(run_id, {}))
             for record in records:
                 store.insert_run(conn, record)
             if run_id not in unfinished:
@@ -231,6 +238,21 @@ def _gate(db: Path, base: str, cur: str, *extra: str) -> tuple[int, dict]:
 
 def _two(run_id: str, **fields) -> list[RunRecord]:
     return [_record(run_id, "a", **fields), _record(run_id, "b", **fields)]
+
+
+def test_a_sweep_begun_on_a_busy_machine_is_named_in_the_notes(tmp_path: Path) -> None:
+    """The 1-minute load when a sweep began (recorded since 2026-12): past the cores, the
+    verdicts' notes say its times are less sure; a quiet sweep or an older one says nothing."""
+    db = _store(tmp_path / "s.sqlite", {"r1": _two("r1"), "r2": _two("r2"), "r3": _two("r3")},
+                loads={"r1": {"load_avg": [0.4, 0.5, 0.5]}, "r2": {"load_avg": [4.4, 3, 2]}})  # fmt: skip
+    _, doc = _gate(db, "r1", "r2")
+    busy = [n for n in doc["notes"] if "busy" in n]
+    assert busy == [
+        "the current sweep began at load 4.4 on 2 cores: the machine was busy, so its time "
+        "verdicts are less sure (counter verdicts are not affected)"
+    ], doc["notes"]
+    _, doc = _gate(db, "r1", "r3")
+    assert not [n for n in doc["notes"] if "busy" in n], doc["notes"]
 
 
 def test_different_suites_fail_the_gate(tmp_path: Path) -> None:

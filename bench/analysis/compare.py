@@ -28,8 +28,9 @@ gives one *build* row pooled over its instances. The rules (after BenchExec and 
   solve), which a second process on the machine disturbs far less than wall time (wall
   seconds on both sides when one side's records predate ``build_cpu_s``). The
   build is pooled per configuration (geometric mean over instances, bootstrapped over
-  instances and repeats; over the repeats only, the instances fixed, for ``bench ab``'s
-  rounds): a change to an encoding's model building shows on all of them.
+  instances and repeats; over the repeats only, the instances fixed, where every repeat on
+  both sides is a sweep of its own, as ``bench ab``'s rounds are): a change to an
+  encoding's model building shows on all of them.
   The median build ratio over all configurations (the machine's drift between the two
   sweeps) is divided out first: one encoding's slower build stands out, a sweep that ran
   slower everywhere does not; a change that slowed every build alike is left to the
@@ -169,7 +170,6 @@ def compare_runs(
     times_comparable: bool = True,
     across_versions: bool = False,
     divide_drift: bool = True,
-    rounds: bool = False,
 ) -> Verdicts:
     """Compare two run tables (RunRecord columns).
 
@@ -177,19 +177,22 @@ def compare_runs(
     ``times_comparable=False`` says the machines differ and no scaling was asked for.
     ``divide_drift=False`` keeps the common build drift: for sides measured in interleaved
     rounds on one machine (``bench ab``), where the machine cannot drift between them, a
-    common build slowdown is the change's own doing. ``rounds=True`` says every repeat
-    is a sweep of its own (``bench ab``'s rounds): a build's interval then holds the
-    boards fixed (``_pooled_ratio``).
+    common build slowdown is the change's own doing. Where every repeat of both sides is
+    a sweep of its own (``bench ab``'s rounds, or exports of them), a build's interval
+    holds the boards fixed (``_pooled_ratio``).
     """
     threshold = check_threshold(threshold, "--threshold")
     time_threshold = check_threshold(time_threshold, "--time-threshold")
     scale = calibration[0] / calibration[1] if all(calibration) else 1.0  # type: ignore[operator]
-    rules = _Rules(threshold, time_threshold, times_comparable, across_versions, scale, rounds)
     (base_build, base_solve), (cur_build, cur_solve) = map(cpu_recorded, (baseline, current))
     build_cpu, solve_cpu = base_build and cur_build, base_solve and cur_solve
     # labels from the options that vary within each side: a changed default stays comparable
     base = with_work_times(with_config(baseline, off_defaults=False), build_cpu, solve_cpu)
     cur = with_work_times(with_config(current, off_defaults=False), build_cpu, solve_cpu)
+    boards_fixed = sweep_per_repeat(base) and sweep_per_repeat(cur)
+    rules = _Rules(
+        threshold, time_threshold, times_comparable, across_versions, scale, boards_fixed
+    )
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
     rows = []
@@ -212,6 +215,29 @@ def compare_runs(
     drift = _machine_drift(builds) if divide_drift else 1.0
     rows += [rules.without_drift(row, drift) for row in builds]
     return Verdicts(pd.DataFrame(rows).reindex(columns=COLUMNS))
+
+
+def unsure(table: pd.DataFrame, time_threshold: float = TIME_THRESHOLD) -> pd.DataFrame:
+    """Rows judged by time whose ratio lies beyond the threshold while their 95 % interval
+    still reaches back across it: a change the point estimate sees and the interval does
+    not yet prove. More repeats settle them (``bench ab`` measures more rounds)."""
+    if table.empty or "ratio" not in table:
+        return table.iloc[:0]
+    by_time = (table["verdict"] == "same") & table["reason"].fillna("").str.contains(
+        "time within noise", regex=False
+    )
+    up, down = 1 + time_threshold, 1 / (1 + time_threshold)
+    slower = (table["ratio"] > up) & (table["ratio_low"] <= up)
+    faster = (table["ratio"] < down) & (table["ratio_high"] >= down)
+    return table[by_time & (slower | faster)]
+
+
+def sweep_per_repeat(runs: pd.DataFrame) -> bool:
+    """(Runs with ``config``.) Is every repeat a sweep of its own: two or more sweeps, and no sweep holding two
+    runs of one case and seed? (Then the repeats carry the noise between sweeps.)"""
+    if runs.empty or "run_id" not in runs or runs["run_id"].nunique() < 2:
+        return False
+    return int(runs.groupby([*KEY, "seed", "run_id"], dropna=False).size().max()) == 1
 
 
 def _machine_drift(builds: list[dict]) -> float:
@@ -428,6 +454,24 @@ def _pooled_ratio(
         boot = np.take_along_axis(boot, pick, axis=1)
     low, high = np.exp(np.percentile(boot.mean(axis=1), [2.5, 97.5]))
     return float(np.exp(logs.mean())), float(low), float(high)
+
+
+def busy_note(side: str, environments: dict[str, dict]) -> str:
+    """A note when a side's sweep began on a machine already as busy as its cores (1-minute
+    load average): its times carry another job's share, so a time verdict is less sure
+    there (counters are not affected); "" otherwise, or when no sweep recorded its load."""
+    busy = [
+        (float(e["load_avg"][0]), int(e.get("cores") or 1))
+        for e in environments.values()
+        if isinstance(e.get("load_avg"), list) and e["load_avg"]
+    ]
+    worst = max(busy, default=None, key=lambda lc: lc[0] / lc[1])
+    if worst is None or worst[0] < worst[1]:
+        return ""
+    return (
+        f"the {side} sweep began at load {worst[0]:.1f} on {worst[1]} cores: the machine was "
+        "busy, so its time verdicts are less sure (counter verdicts are not affected)"
+    )
 
 
 def machine(environment: dict) -> str:

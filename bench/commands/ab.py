@@ -5,7 +5,9 @@ working tree as it is. The base is checked out in a temporary git worktree; each
 swept by its own code (a child `python -m bench run` started in that side's tree, with
 this interpreter and its packages), in interleaved rounds A B A B ... of one repeat each
 (as many rounds as the suite's repeats unless --rounds), into a store per side under
---dir. The verdicts are `bench compare`'s, with one difference: the sides ran on one
+--dir. A time verdict whose point estimate is past the threshold while its interval is
+not (``compare.unsure``) gets as many rounds again, up to --max-rounds (3x by default):
+clear cases cost no more, borderline ones are settled or named as unsure. The verdicts are `bench compare`'s, with one difference: the sides ran on one
 machine in alternation, so the build drift common to every configuration (which
 `compare` divides out between sweeps) is kept as the change's doing.
 Exit codes: 0 no regression, 1 a regression, 2 bad input, 3 a side's sweep or the harness failed.
@@ -23,10 +25,12 @@ from bench.ab import Plan, Side, measure, repo_root, side_runs
 from bench.analysis.compare import (
     COUNTER_THRESHOLD,
     TIME_THRESHOLD,
+    busy_note,
     check_threshold,
     compare_runs,
     gate,
     machine,
+    unsure,
 )
 from bench.analysis.compare import Side as GateSide
 from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
@@ -53,6 +57,10 @@ def add_measure_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rounds", type=_positive, metavar="N", help="A B rounds (default: the suite's repeats)"
     )
+    parser.add_argument(
+        "--max-rounds", type=_positive, metavar="N",
+        help="rounds at most, when a time verdict is still unsure (default 3x --rounds)",
+    )  # fmt: skip
     parser.add_argument("--encoding", help="sweep only this encoding (both sides)")
     parser.add_argument(
         "--dir", metavar="DIR",
@@ -110,18 +118,53 @@ def main(args: argparse.Namespace) -> int:
 
 
 def run_and_judge(plan: Plan, args: argparse.Namespace):
-    """Measure both sides (in --dir or a temporary folder) and compare them."""
+    """Measure both sides (in --dir or a temporary folder) and compare them; while a time
+    verdict is unsure (``compare.unsure``), measure as many rounds again, up to
+    --max-rounds, and say so in the notes."""
     say = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
+    added: list[str] = []
+    batches: list[int] = []  # the first batch: the rounds asked for, or the suite's repeats
+
+    def more(base: Side, head: Side) -> int:
+        done = len(base.run_ids)
+        if not batches:
+            batches.append(done)
+        batch = batches[0]
+        limit = args.max_rounds or 3 * batch
+        table = judge(base, head, args.threshold, args.time_threshold, [])[0].table
+        doubtful = unsure(table, args.time_threshold)
+        if doubtful.empty or done >= limit:
+            return 0
+        extra = min(batch, limit - done)
+        added.append(f"after {done} rounds {doubts(doubtful)}: {extra} more rounds")
+        say(f"ab: {added[-1]}")
+        return extra
+
     with tempfile.TemporaryDirectory(prefix="bench-ab-") as scratch:
         workdir = Path(args.dir) if args.dir else Path(scratch)
         try:
-            base, head, notes = measure(plan, workdir, say)
+            base, head, notes = measure(plan, workdir, say, more)
         except SideError as err:
             if err.code == 2:  # the suite or a flag is bad input to the sides' code too
                 raise UsageError(str(err)) from None
             raise HarnessError(str(err)) from None
         verdicts, context = judge(base, head, args.threshold, args.time_threshold, notes)
+    left = unsure(verdicts.table, args.time_threshold)
+    if not left.empty:
+        added.append(f"still unsure after {len(base.run_ids)} rounds: {doubts(left)}")
+    context.notes += added
     return base, head, verdicts, context
+
+
+def doubts(rows) -> str:
+    """``2 unsure verdicts (bool-cpsat build x1.71 [1.18, 2.30], ...)``."""
+    named = [
+        f"{r.config} {r.aspect}{'' if r.aspect == 'build' else ' ' + r.instance} "
+        f"x{r.ratio:.2f} [{r.ratio_low:.2f}, {r.ratio_high:.2f}]"
+        for r in rows.head(3).itertuples()
+    ]
+    more = f", {len(rows) - 3} more" if len(rows) > 3 else ""
+    return f"{len(rows)} unsure verdict{'s' * (len(rows) > 1)} ({', '.join(named)}{more})"
 
 
 def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes: list[str]):
@@ -132,7 +175,7 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
     same = len(machines) == 1
     verdicts = compare_runs(
         base_runs, head_runs, threshold=threshold, time_threshold=time_threshold,
-        times_comparable=same, divide_drift=False, rounds=True,
+        times_comparable=same, divide_drift=False,
     )  # fmt: skip
     current = _short(head)
     if head.dirty:
@@ -146,6 +189,7 @@ def judge(base: Side, head: Side, threshold: float, time_threshold: float, notes
         notes=[
             f"interleaved rounds A B x{len(base.run_ids)}, each side swept by its own code",
             *notes,
+            *[n for n in (busy_note("busiest", {**base_env, **head_env}),) if n],
         ],
     )
     return verdicts, context

@@ -26,6 +26,7 @@ from bench.analysis.compare import (
     TIME_THRESHOLD,
     Gate,
     Side,
+    busy_note,
     check_threshold,
     compare_runs,
     gate,
@@ -83,6 +84,8 @@ def main(args: argparse.Namespace) -> int:
         across_versions=args.across_versions,
     )
     notes += _version_notes(base.runs, cur.runs)
+    notes += [n for n in (busy_note(name, side.environments)
+                          for name, side in (("baseline", base), ("current", cur))) if n]  # fmt: skip
     decision = gate(Side(base.label, base.runs), Side(cur.label, cur.runs, not cur.note), verdicts)
     notes += [n for n in (base.note,) if n]
     title = (

@@ -5,7 +5,10 @@ probe is an A/B (`bench ab`) of GOOD against the commit, both checked out in tem
 worktrees and swept by their own code in interleaved rounds, on the suite's cases whose
 name matches --case (all cases when none does; then the verdict rows whose
 puzzle/config/instance matches decide). A probe with a regression in those rows is
-"slower". BAD is probed first: when it is not slower than GOOD there is nothing to find.
+"slower"; a probe whose time verdict is unsure measures more rounds before it answers
+(`bench ab`'s rule), and every probe's answer is listed with its rounds and any doubt
+left, since the bisect is only as sure as its probes. BAD is probed first: when it is
+not slower than GOOD there is nothing to find.
 Exit codes: 0 a commit named, 1 BAD not slower than GOOD, 2 bad input, 3 the harness failed.
 """
 
@@ -18,8 +21,9 @@ import sys
 import pandas as pd
 
 from bench.ab import Plan, filter_suite, git, repo_root, resolve, suite_text
+from bench.analysis.compare import unsure
 from bench.analysis.verdict_text import ordered
-from bench.commands.ab import add_measure_arguments, run_and_judge
+from bench.commands.ab import add_measure_arguments, doubts, run_and_judge
 from models.errors import UsageError
 
 
@@ -48,7 +52,8 @@ def main(args: argparse.Namespace) -> int:
         plan = Plan(repo=repo, base=good, head=commit, suite=args.suite, rounds=args.rounds,
                     case=args.case if by_name else None,
                     extra=["--encoding", args.encoding] if args.encoding else [])  # fmt: skip
-        table = run_and_judge(plan, args)[2].table
+        base, _, verdicts, _ = run_and_judge(plan, args)
+        table = verdicts.table
         if not by_name:
             labels = table["puzzle"] + "/" + table["config"] + "/" + table["instance"]
             table = table[[fnmatch.fnmatchcase(label, args.case) for label in labels]]
@@ -57,14 +62,21 @@ def main(args: argparse.Namespace) -> int:
                     f"no case matches {args.case!r} (a case name or p/config/instance)"
                 )
         found = table[table["verdict"] == "regression"]
-        say(f"find: {commit[:10]} is {'SLOWER' if len(found) else 'not slower'}")
+        left = unsure(table, args.time_threshold)
+        line = f"{commit[:10]} {'SLOWER' if len(found) else 'not slower'}, {len(base.run_ids)} "
+        line += "rounds" + (f", still {doubts(left)}" if len(left) else "")
+        probes.append(line)
+        say(f"find: {line}")
         return found
+
+    probes: list[str] = []  # each probe's verdict and how sure it is, for the summary
 
     low, high = -1, len(commits) - 1  # commits[low] (or GOOD) is fast, commits[high] slow
     worst = probe(high)
     if worst.empty:
         print(f"{args.bad} ({bad[:10]}) is not slower than {args.good} ({good[:10]}) "
               f"for {args.case}: nothing to find")  # fmt: skip
+        print(f"  probe: {probes[0]}")
         return 1
     while high - low > 1:
         middle = (low + high) // 2
@@ -83,4 +95,6 @@ def main(args: argparse.Namespace) -> int:
         )  # fmt: skip
         print(f"  {row.verdict}: {row.puzzle}/{row.config}/{row.instance} {row.aspect}: "
               f"{row.reason}{ratio}")  # fmt: skip
+    for line in probes:
+        print(f"  probe: {line}")
     return 0

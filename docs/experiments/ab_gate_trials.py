@@ -11,8 +11,9 @@ work and its counters unchanged). Then, typed as a user types them:
 - each slow trial: ``bench ab HEAD slow-F --suite ci --encoding bool-cpsat ...`` (caught: the
   A/B exits 1 with a build regression of ``bool-cpsat``).
 
-Prints one Markdown row per A/B (verdict counts, the build rows' intervals, the base sweeps'
-run ids, wall seconds and the load average) and keeps every store under DIR.
+Prints one Markdown row per A/B (verdict counts, the build rows' intervals, the rounds
+measured (more where a verdict was unsure), the base sweeps' run ids, wall seconds and the
+load average) and keeps every store under DIR.
 """
 
 from __future__ import annotations
@@ -83,6 +84,7 @@ def trial(clone: Path, name: str, head: str, extra: list[str], out: Path) -> str
     highest = max((v["ratio_low"] for v in builds), default=float("nan"))
     counts = ", ".join(f"{n} {k}" for k, n in sorted(doc["counts"].items()))
     return (f"| {name} | exit {done.returncode} | {counts} | caught: {caught} | {intervals} | "
+            f"rounds {doc['rounds']} | "
             f"highest build low {highest:.2f} | {doc['base_runs'][0]} | {wall:.0f} s | load {load:.1f} |")  # fmt: skip
 
 
