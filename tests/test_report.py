@@ -181,7 +181,10 @@ def test_fits_on_a_real_sweep(filled_store: Path) -> None:
     fits = scaling.fits(instances, "knights_tour", resamples=20)
     assert set(fits) == set(ENCODINGS)  # three cell counts solved by each
     for fit in fits.values():
-        assert math.isfinite(fit.value) and fit.solved == len(SPECS) - 1 and fit.censored == 0
+        # the fitted line, not its reading: on a busy machine, millisecond times of three
+        # small boards may not grow with size, and a falling exponential doubles never (inf)
+        assert math.isfinite(fit.a) and math.isfinite(fit.slope) and math.isfinite(fit.sigma)
+        assert fit.solved == len(SPECS) - 1 and fit.censored == 0
 
 
 def test_results_as_latex_and_markdown_tables(filled_store: Path, capsys) -> None:

@@ -34,6 +34,7 @@ from bench.analysis.compare import (
 )
 from bench.analysis.compare import Side as GateSide
 from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
+from bench.commands import positive_whole_number
 from bench.outputs import write_output
 from models.errors import HarnessError, SideError, UsageError
 
@@ -55,10 +56,13 @@ def add_measure_arguments(parser: argparse.ArgumentParser) -> None:
     """Flags shared with `bench find`: what is swept and how it is judged."""
     parser.add_argument("--suite", default="ci", help="suite name or FILE.toml (default ci)")
     parser.add_argument(
-        "--rounds", type=_positive, metavar="N", help="A B rounds (default: the suite's repeats)"
+        "--rounds",
+        type=positive_whole_number,
+        metavar="N",
+        help="A B rounds (default: the suite's repeats)",
     )
     parser.add_argument(
-        "--max-rounds", type=_positive, metavar="N",
+        "--max-rounds", type=positive_whole_number, metavar="N",
         help="rounds at most, when a time verdict is still unsure (default 3x --rounds)",
     )  # fmt: skip
     parser.add_argument("--encoding", help="sweep only this encoding (both sides)")
@@ -71,16 +75,6 @@ def add_measure_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-threshold", type=float, default=TIME_THRESHOLD,
                         metavar="FRACTION", help="time growth (whole 95%% interval beyond)")  # fmt: skip
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
-    return value
 
 
 def main(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ import signal
 from pathlib import Path
 
 from bench.analysis.sources import load_runs
+from bench.commands import positive_whole_number
 from bench.store_layout import DEFAULT_STORE
 
 REPORTS_DIR = Path("reports")
@@ -23,18 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="DIR", help="output folder (default reports/<run id>)")
     parser.add_argument("--store", default=str(DEFAULT_STORE), metavar="PATH")
     parser.add_argument("--svg", action="store_true", help="write every chart as SVG too")
-    parser.add_argument("--jobs", type=_jobs, metavar="J",
+    parser.add_argument("--jobs", type=positive_whole_number, metavar="J",
                         help="processes drawing charts (default: one per core)")  # fmt: skip
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return value
 
 
 def main(args: argparse.Namespace) -> int:
