@@ -59,7 +59,7 @@ from make_sparse_unique_numberlink import (
     split_where_differs,
 )
 from make_unique_numberlink import board_of
-from winding_prove import prove_unique
+from winding_prove import prove_unique, prove_unique_dp
 
 from models.numberlink.generate import hamiltonian_path
 from models.numberlink.rules import Board, format_board, parse
@@ -148,18 +148,29 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
     if verdict == "undecided":
         stats["sat"] += 1
         began = time.monotonic()
-        verdict, other, calls = prove_unique(
-            board,
-            paths,
-            backend=args.backend,
-            total_conflicts=int(
-                (args.improve_conflicts if improving else args.check_conflicts)
-                * max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
-            ),
+        budget = int(
+            (args.improve_conflicts if improving else args.check_conflicts)
+            * max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
         )
+        if args.prover == "count":
+            verdict, other, figures = prove_unique_dp(
+                board,
+                paths,
+                state_cap=args.state_cap,
+                sat_first=args.sat_first,
+                backend=args.backend,
+                total_conflicts=budget,
+            )
+            if figures["prover"] == "count":
+                stats["counted"] += 1
+        else:
+            verdict, other, calls = prove_unique(
+                board, paths, backend=args.backend, total_conflicts=budget
+            )
+            figures = {"calls": calls}
         if args.verbose:
             took = time.monotonic() - began
-            print(f"  {len(paths)} pairs: {verdict}, {calls} calls, {took:.2f} s", file=sys.stderr)
+            print(f"  {len(paths)} pairs: {verdict}, {figures}, {took:.2f} s", file=sys.stderr)
     stats["cache"][key] = (verdict, other)
     return verdict, other
 
@@ -216,7 +227,7 @@ def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stat
             stats["undecided"] += 1
             if not split_longest(paths):
                 return None
-        elif not split_where_differs(paths, other) and not split_longest(paths):
+        elif (other is None or not split_where_differs(paths, other)) and not split_longest(paths):
             return None
 
 
@@ -244,7 +255,7 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
             moves = bites(paths)
             for trial in joins(paths):
                 verdict, other = stats["cache"][board_key(trial)]
-                if verdict == "other" and split_where_differs(trial, other):
+                if verdict == "other" and other is not None and split_where_differs(trial, other):
                     moves.append(trial)
             fresh = [m for m in moves if board_key(m) not in stats["cache"]]
             if not fresh:
@@ -263,7 +274,8 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
     paths = wind(paths, rng, goal, args.steps * cells)
     rng.shuffle(paths)  # labels not in path order
-    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "splits": 0}
+    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
+    stats["splits"] = 0
     stats.update(undecided=0, unique_at=0, joins=0, moves=0)
     unique = split_until_unique(rows, cols, paths, args, stats)
     if unique is None:
@@ -319,6 +331,15 @@ def main() -> None:
         "--improve-conflicts", type=int, default=300_000, help="the same, once unique"
     )
     parser.add_argument("--backend", default="cadical195", help="PySAT solver of the proofs")
+    parser.add_argument(
+        "--prover",
+        choices=("sat", "count"),
+        default="sat",
+        help="sat: the SAT backbone proof; count: SAT briefly, then the exact frontier "
+        "count, then SAT in full (scripts/winding_prove.py)",
+    )
+    parser.add_argument("--state-cap", type=int, default=300_000, help="count: frontiers a layer")
+    parser.add_argument("--sat-first", type=int, default=20_000, help="count: SAT's first try")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

@@ -30,6 +30,13 @@ end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where Glucose 4 t
 Every clause added holds for every full cover, so "all planted edges proved" is a
 proof that the planted cover is unique. The budgets are counted in conflicts (not
 seconds), so the verdict does not depend on the machine or its load.
+
+``prove_unique_dp`` asks the exact count first (``models.numberlink.frontier_count``,
+complete, no budget but a cap on the frontiers of one layer): one cover is the proof;
+two covers stopped at step ``t`` of the scan means another cover that agrees with the
+planted one on every cell after ``t``, which the SAT question above then finds with
+those cells' edges fixed (a small problem); the cap reached falls back to
+``prove_unique``.
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ from models.numberlink.encodings._common import (
     useless_edges,
 )
 from models.numberlink.encodings.degree_sat import binary_colours, exactly, window_cuts
+from models.numberlink.frontier_count import count_covers
 from models.numberlink.rules import Board
 from models.solvers import solve_sat_conflicts
 
@@ -165,3 +173,69 @@ def prove_unique(
                     return "undecided", None, calls
                 budget = min(max_conflicts, budget * 4)
     return "unique", None, calls
+
+
+def _after(board: Board, step: int, transposed: bool) -> list[int]:
+    """Cells (r * cols + c) scanned after ``step`` by ``count_covers``."""
+    rows, cols = board.rows, board.cols
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            at = c * rows + r if transposed else r * cols + c
+            if at > step:
+                out.append(r * cols + c)
+    return out
+
+
+def other_after(
+    board: Board, paths: list[list[Cell]], step: int, transposed: bool, budget: int
+) -> list[list[Cell]] | None:
+    """The other cover the count saw: it uses the planted edges of every cell after
+    ``step`` and no others there; None if SAT finds none within ``budget`` conflicts."""
+    grid = grid_of(board)
+    e, cnf, _ = degree_cnf(grid)
+    index = {ab: i for i, ab in enumerate(grid.edges)}
+    order = planted_edges(board, paths, index)
+    planted = set(order)
+    fixed = set(_after(board, step, transposed))
+    with Solver(name="cadical195", bootstrap_with=cnf) as sat:
+        for i, (u, v) in enumerate(grid.edges):
+            if u in fixed or v in fixed:  # decided at a cell after the step
+                sat.add_clause([e[i] if i in planted else -e[i]])
+        sat.add_clause([-e[i] for i in order])
+        verdict, other, _ = ask(sat, grid, e, planted, [], budget)
+    return other if verdict == "other" else None
+
+
+def prove_unique_dp(
+    board: Board,
+    paths: list[list[Cell]],
+    state_cap: int = 300_000,
+    sat_first: int = 20_000,
+    find_conflicts: int = 200_000,
+    **sat_options,
+) -> tuple[str, list[list[Cell]] | None, dict]:
+    """("unique" | "other" | "undecided", the other cover or None, figures with
+    ``prover``: the last one asked). In turn: ``prove_unique`` within ``sat_first``
+    conflicts (it decides most boards in well under a second; 0: skipped); the exact count, given
+    up when a layer holds more than ``state_cap`` frontiers (0: never); ``prove_unique`` with
+    ``sat_options``' budget. "other" from the count may come without the cover (SAT
+    did not rebuild it within ``find_conflicts``)."""
+    if sat_first > 0:
+        total = sat_options.get("total_conflicts", 1_000_000)
+        first = {**sat_options, "total_conflicts": min(sat_first, total)}
+        verdict, other, calls = prove_unique(board, paths, **first)
+        if verdict != "undecided":
+            return verdict, other, {"prover": "sat", "calls": calls}
+    count, stats = count_covers(board, paths, state_cap)
+    stats["prover"] = "count"
+    if count == 1:
+        return "unique", None, stats
+    if count == 2:
+        other = other_after(board, paths, stats["step"], stats["transposed"], find_conflicts)
+        return "other", other, stats
+    if count == 0:
+        raise ValueError("the planted paths are no cover of the board")
+    verdict, other, calls = prove_unique(board, paths, **sat_options)
+    stats.update(prover="sat", calls=calls)
+    return verdict, other, stats

@@ -89,6 +89,23 @@ def test_the_generator_writes_unique_boards_resumes_and_tabulates(tmp_path: Path
     assert "| 8x8 | 2 | 13.0 |" in shown.stdout and "| all | 3 |" in shown.stdout
 
 
+def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
+    """``--prover count --sat-first 0``: every check is the exact cover count (no SAT
+    first); the boards are unique by the path search too, and the log says how many
+    checks the count decided."""
+    out = tmp_path / "c"
+    made = run("--out", str(out), "--prover", "count", "--sat-first", "0", "8x8:3", "7x9:2")
+    assert made.returncode == 0, made.stderr
+    for line in made.stdout.splitlines():
+        checks = int(line.split("checks ")[1].split(",")[0])
+        assert f"counted {checks}," in line, line
+    for path in sorted(out.glob("*.txt")):
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None
+        assert unique_by_path_search(board) is True, path.name
+
+
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for spec in ("8x8:a", "1x9:1", "eight"):
         bad = run("--out", str(tmp_path), spec)
