@@ -31,6 +31,13 @@ README; boards the prover finds hard come out denser. Once unique, joins of two 
 whose ends are neighbours (and which do not touch themselves) are tried, at most
 ``--join-checks`` of them, each kept only when proved unique.
 
+The proof itself is ``scripts/winding_prove.py``'s: the SAT backbone proof
+(``--prover sat``, the default), or ``--prover count``: SAT within ``--sat-first``
+conflicts, then the exact count of full covers by frontier dynamic programming
+(``models/numberlink/frontier_count.py``, given up past ``--state-cap`` frontiers in
+one step), then SAT with the full budget. Either way a board is written only when a
+search was exhausted.
+
 Incremental: each board is written (``PREFIX_RxC_sS.txt`` and ``.sol.json``) as soon as
 it is proved, and boards already on disk are skipped, so a killed run resumes. Meant
 to run in the background under ``nice``; one line of log per board.

@@ -31,12 +31,14 @@ Every clause added holds for every full cover, so "all planted edges proved" is 
 proof that the planted cover is unique. The budgets are counted in conflicts (not
 seconds), so the verdict does not depend on the machine or its load.
 
-``prove_unique_dp`` asks the exact count first (``models.numberlink.frontier_count``,
-complete, no budget but a cap on the frontiers of one layer): one cover is the proof;
-two covers stopped at step ``t`` of the scan means another cover that agrees with the
-planted one on every cell after ``t``, which the SAT question above then finds with
-those cells' edges fixed (a small problem); the cap reached falls back to
-``prove_unique``.
+``prove_unique_dp`` adds the exact count (``models.numberlink.frontier_count``,
+complete, no budget but a cap on the frontiers of one layer) between a short and a
+full ``prove_unique``: the planted edges the short one proved are forced in the count
+(every cover has them, so the count is the same, through far fewer frontiers). One
+cover is the proof; two covers stopped at step ``t`` of the scan means another cover
+that agrees with the planted one on every cell after ``t``, which the SAT question
+above then finds with those cells' edges fixed (a small problem); the cap reached
+falls back to the full ``prove_unique``.
 """
 
 from __future__ import annotations
@@ -135,9 +137,11 @@ def prove_unique(
     max_conflicts: int = 200_000,
     backend: str = "cadical195",
     total_conflicts: int = 1_000_000,
+    proved: set[tuple[int, int]] | None = None,
 ) -> tuple[str, list[list[Cell]] | None, int]:
     """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
-    "undecided" once ``total_conflicts`` are spent (a check's bound, in work)."""
+    "undecided" once ``total_conflicts`` are spent (a check's bound, in work). Each
+    planted edge proved to be in every cover is added to ``proved`` (cell numbers)."""
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
@@ -164,6 +168,8 @@ def prove_unique(
                     return "undecided", None, calls
                 if verdict == "unsat":
                     sat.add_clause([e[i]])
+                    if proved is not None:
+                        proved.add(grid.edges[i])
                     progress = True
                 else:
                     left.append(i)
@@ -217,18 +223,20 @@ def prove_unique_dp(
 ) -> tuple[str, list[list[Cell]] | None, dict]:
     """("unique" | "other" | "undecided", the other cover or None, figures with
     ``prover``: the last one asked). In turn: ``prove_unique`` within ``sat_first``
-    conflicts (it decides most boards in well under a second; 0: skipped); the exact count, given
+    conflicts (it decides most boards in well under a second; 0: skipped); the exact
+    count, with the planted edges SAT proved to be in every cover forced; given
     up when a layer holds more than ``state_cap`` frontiers (0: never); ``prove_unique`` with
     ``sat_options``' budget. "other" from the count may come without the cover (SAT
     did not rebuild it within ``find_conflicts``)."""
+    proved: set[tuple[int, int]] = set()
     if sat_first > 0:
         total = sat_options.get("total_conflicts", 1_000_000)
         first = {**sat_options, "total_conflicts": min(sat_first, total)}
-        verdict, other, calls = prove_unique(board, paths, **first)
+        verdict, other, calls = prove_unique(board, paths, proved=proved, **first)
         if verdict != "undecided":
             return verdict, other, {"prover": "sat", "calls": calls}
-    count, stats = count_covers(board, paths, state_cap)
-    stats["prover"] = "count"
+    count, stats = count_covers(board, paths, state_cap, forced=proved)
+    stats.update(prover="count", forced=len(proved))
     if count == 1:
         return "unique", None, stats
     if count == 2:

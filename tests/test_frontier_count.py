@@ -5,6 +5,7 @@ against SAT enumeration (degree-sat's clauses) and the SAT backbone proof."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import sys
 from pathlib import Path
@@ -17,9 +18,10 @@ from models.numberlink.rules import Board, parse
 from models.numberlink.verify import verify
 from tests.test_pathsearch import _count_sat, _random_board
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
 
-from winding_prove import prove_unique, prove_unique_dp  # a script
+from winding_prove import prove_unique, prove_unique_dp  # noqa: E402  (a script)
 
 
 def _touches(paths) -> bool:
@@ -87,6 +89,53 @@ def test_the_proof_agrees_with_the_sat_proof_and_finds_the_other_cover() -> None
             mine = {frozenset(e) for p in paths for e in itertools.pairwise(p)}
             assert {frozenset(e) for p in other for e in itertools.pairwise(p)} != mine
     assert verdicts == {"unique", "other"}
+
+
+def _edges(board: Board, paths) -> set[tuple[int, int]]:
+    at = [sorted(r * board.cols + c for r, c in e) for p in paths for e in itertools.pairwise(p)]
+    return {(u, v) for u, v in at}
+
+
+def test_forced_edges_keep_exactly_the_covers_that_use_them() -> None:
+    """Forcing the planted cover's own edges leaves it alone (count 1), forcing an edge
+    it lacks on a unique board leaves none, on boards wider than tall too (the count
+    turns them); forcing the edges SAT proved in every cover keeps the count and
+    shrinks the widest layer."""
+    for seed in range(40):
+        rows, cols = 3 + seed % 4, 4 + seed % 5
+        board, planted = generate_with_solution(rows, cols, seed, pairs=1 + seed % 3)
+        paths = [[tuple(c) for c in p] for p in planted["paths"].values()]
+        mine = _edges(board, paths)
+        assert count_covers(board, forced=mine)[0] == 1, seed
+        found = count_covers(board)[0]
+        proved: set[tuple[int, int]] = set()
+        if prove_unique(board, paths, first_conflicts=1, proved=proved)[0] == "unique":
+            assert found == 1 and proved <= mine
+            every = {(u, u + d) for u in range(board.rows * board.cols) for d in (1, board.cols)}
+            every = {(u, v) for u, v in every if v < board.rows * board.cols}
+            every -= {
+                (u, u + 1) for u in range(board.cols - 1, board.rows * board.cols, board.cols)
+            }
+            lacks = min(every - mine)
+            assert count_covers(board, forced={lacks})[0] == 0, seed
+        assert count_covers(board, forced=proved)[0] == found, seed
+    path = ROOT / "instances/numberlink/winding/w_12x12_s1.txt"
+    board = parse(path.read_text(), str(path))
+    paths = [
+        [tuple(c) for c in p]
+        for p in json.loads(path.with_suffix(".sol.json").read_text())["paths"].values()
+    ]
+    proved = set()
+    assert (
+        prove_unique(board, paths, first_conflicts=1, total_conflicts=200, proved=proved)[0]
+        == "undecided"
+    )
+    assert 10 < len(proved) < len(_edges(board, paths))
+    (alone, plain), (helped, fewer) = (
+        count_covers(board, paths),
+        count_covers(board, paths, forced=proved),
+    )
+    assert alone == helped == 1 and fewer["widest"] < plain["widest"]
 
 
 def test_a_capped_count_gives_up_and_the_proof_falls_back_to_sat() -> None:

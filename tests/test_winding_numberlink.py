@@ -24,7 +24,7 @@ SCRIPT = ROOT / "scripts" / "make_winding_numberlink.py"
 sys.path.insert(0, str(ROOT / "scripts"))
 
 from make_winding_numberlink import table  # noqa: E402  (a script, beside the others)
-from winding_prove import prove_unique  # noqa: E402
+from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
 
 
 def unique_by_path_search(board) -> bool | None:
@@ -126,14 +126,17 @@ def test_each_sets_readme_tables_its_files() -> None:
 
 @pytest.mark.skipif(
     not os.environ.get("BENCH_SLOW_TESTS"),
-    reason="opt-in (BENCH_SLOW_TESTS=1): re-proves every winding board (121: 24 s at load 3)",
+    reason="opt-in (BENCH_SLOW_TESTS=1): re-proves every winding board (minutes)",
 )
 def test_every_winding_board_is_proved_unique_again() -> None:
-    """The SAT backbone proof, rerun on every shipped board with no budget to speak of."""
+    """The generator's proof (SAT briefly, the exact count, SAT), rerun on every shipped
+    board with no SAT budget to speak of."""
     for folder in SETS:
         for path in sorted(folder.glob("*.txt")):
             board = parse(path.read_text(), str(path))
             solution = json.loads(path.with_suffix(".sol.json").read_text())
             paths = [[tuple(c) for c in p] for p in solution["paths"].values()]
-            verdict, _, _ = prove_unique(board, paths, total_conflicts=10**9)
+            verdict, _, _ = prove_unique_dp(
+                board, paths, state_cap=2_000_000, total_conflicts=10**9
+            )
             assert verdict == "unique", path.name

@@ -180,7 +180,7 @@ def _insert(row, cnt, states, counts, hashes, table, n):
 
 
 @njit(cache=True)
-def _count(num, right_planted, down_planted, has_plant, state_cap):
+def _count(num, right_planted, down_planted, has_plant, forced, state_cap):
     """(count capped at 2, or -1 when a layer passed ``state_cap``; most frontiers in
     a layer; frontiers made in all; the step, in scan order, where it stopped)."""
     rows, w = num.shape
@@ -211,8 +211,8 @@ def _count(num, right_planted, down_planted, has_plant, state_cap):
             nn = 0
             for i in range(n):
                 row = states[i]
-                for right in range(2 if c < w - 1 else 1):
-                    for down in range(2 if r < rows - 1 else 1):
+                for right in range(forced[r, c] & 1, 2 if c < w - 1 else 1):
+                    for down in range(forced[r, c] >> 1, 2 if r < rows - 1 else 1):
                         if _step(row, out, c, k, right, down):
                             _normalize(out, mapping)
                             ns, nc, nh, nt, nn = _insert(out, counts[i], ns, nc, nh, nt, nn)
@@ -271,12 +271,30 @@ def _arrays(board: Board, paths: list[list[Cell]] | None):
     return num, right, down
 
 
+def _forced(board: Board, forced: set[tuple[int, int]] | None) -> np.ndarray:
+    """Per cell of the scan: bit 0, its edge to the right is in every cover; bit 1, the
+    one below. ``forced`` holds edges as (u, v) cell numbers ``r * cols + c``, u < v."""
+    out = np.zeros((board.rows, board.cols), np.int64)
+    for u, v in forced or ():
+        r, c = divmod(u, board.cols)
+        out[r, c] |= 1 if v == u + 1 else 2
+    if board.cols > board.rows:  # right and down swap with the axes
+        out = (((out & 1) << 1) | (out >> 1)).T.copy()
+    return out
+
+
 def count_covers(
-    board: Board, paths: list[list[Cell]] | None = None, state_cap: int = 0
+    board: Board,
+    paths: list[list[Cell]] | None = None,
+    state_cap: int = 0,
+    forced: set[tuple[int, int]] | None = None,
 ) -> tuple[int | None, dict]:
     """Full covers of ``board``: 0, 1 or 2 (meaning two or more), or None when a layer
     held more than ``state_cap`` frontiers (0: no cap). ``paths``, a cover of the
-    board, lets the count stop as soon as a second cover is certain. The dict: most
+    board, lets the count stop as soon as a second cover is certain. ``forced``: edges
+    (u, v), cell numbers ``r * cols + c``) proved to be in every cover, e.g. by SAT;
+    only covers with them are counted, which is every cover, with far fewer
+    frontiers on the way. The dict: most
     frontiers in one layer (``widest``), frontiers made in all, bytes of the widest
     layer, seconds."""
     if len(board.ends) > MAX_COLOURS:
@@ -287,7 +305,8 @@ def count_covers(
     if num.shape[1] + 1 >= 2 * FREE_NEW:
         raise ValueError(f"the shorter side must be under {2 * FREE_NEW - 1}")
     began = time.monotonic()
-    found, widest, made, step = _count(num, right, down, paths is not None, state_cap)
+    fixed = _forced(board, forced)
+    found, widest, made, step = _count(num, right, down, paths is not None, fixed, state_cap)
     if found == -2:
         raise ValueError("the planted paths are not a full cover of the board")
     stats = {
