@@ -11,6 +11,13 @@ Why the answers stay sound: a cover found by either search is a full cover (a ru
 removes covers), so it is the answer; only the complete search, exhausted, proves
 ``infeasible``; with ``assume_unique`` the rule search runs alone and its exhaustion is a
 ``timeout`` that says so. No Encoding is registered from here (the class is abstract).
+
+A *backup* (optional: ``build`` sets ``self.make_backup``, a callable that makes it): a
+third, complete search of another kind, made when it joins the turns once
+the first two have spent ``backup_after`` units between them without an answer, ``backup_nodes`` of its own units a turn. Its cover is a full cover;
+being complete, its exhaustion proves ``infeasible`` like the complete search's, and
+``check_unique`` continues it. Boards answered before it joins run exactly as without it
+(same counters); its counters are reported with the prefix ``backup_`` once it joined.
 """
 
 from __future__ import annotations
@@ -34,6 +41,9 @@ class RacingSearch(Encoding):
     search: Any
     untouched: Any
     unique: bool
+    make_backup: Any = None  # makes a complete search of another kind, or None
+    backup_after: int = 0  # cells the first two spend before the backup joins
+    backup_nodes: int = 0  # the backup's work per turn
 
     @classmethod
     def proves_infeasible(cls, options) -> bool:
@@ -43,6 +53,7 @@ class RacingSearch(Encoding):
         """Call at the end of ``build``: nothing found yet."""
         self.found: Any = None  # the search that answered (a cover or a proof)
         self.solved = False
+        self.backup: Any = None  # made when it joins the race
 
     def _on_found(self, search: Any) -> None:
         """Hook: a search of the race just found a cover."""
@@ -59,6 +70,10 @@ class RacingSearch(Encoding):
             for key, value in self.untouched.counters().items():
                 counters[key] += value
             counters["untouched"] = int(self.found is self.untouched)
+        if self.backup is not None:
+            for key, value in self.backup.counters().items():
+                counters[f"backup_{key}"] = value
+            counters["backup"] = int(self.found is self.backup)
         if code is None:
             return Outcome(TIMEOUT, counters=counters, message="time limit")
         if code == FOUND:
@@ -78,20 +93,27 @@ class RacingSearch(Encoding):
         either finds is the answer; the rule search, exhausted, leaves the complete one
         alone; the complete one, exhausted, is a proof."""
         live = [self.untouched, self.search]
+        spent = 0
         while True:
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+            if self.make_backup is not None and self.backup is None and spent >= self.backup_after:
+                self.backup = self.make_backup()
+                live.append(self.backup)
             for search in list(live):
-                code = search.step(self.race_nodes)
+                budget = self.backup_nodes if search is self.backup else self.race_nodes
+                code = search.step(budget)
                 if code == FOUND:
                     self._on_found(search)
                     self.found = search
                     return code
                 if code == EXHAUSTED:
-                    if search is self.search:
+                    if search is not self.untouched:  # a complete search: a proof
                         self.found = search
                         return code
                     live.remove(search)
+                if search is not self.backup:
+                    spent += budget
 
     def check_unique(self, limits: Limits | None = None) -> bool | None:
         """After a solved run: True when no second full cover exists; None if undecided,
@@ -100,8 +122,8 @@ class RacingSearch(Encoding):
         if self.unique or not self.solved:
             return None
         deadline = deadline_of(limits)
-        if self.found is self.search:
-            code = self.search.next_solution(deadline)
+        if self.found is self.search or (self.backup is not None and self.found is self.backup):
+            code = self.found.next_solution(deadline)
             return None if code is None else code == EXHAUSTED
         known = self.found.paths()  # found by the rule search: enumerate every cover
         while True:

@@ -75,10 +75,13 @@ diagonal neighbour between those two edges.
   an SE corner, so it needs ``can`` too. NE and NW corners have their inside cell
   already decided when they are made (it precedes them in both orders), so the rule
   is checked on it directly.
-* ``no touch``: the assumption itself, where it is cheap: a cell's decided north and
-  west neighbours it has no edge to must lie on other paths. Pieces are kept in a
-  union-find with undo (``uf``: parent, the pair a root's piece holds, size; union by
-  size, every change on the trail), and two pieces holding ends of one pair are one
+* ``no touch``: the assumption itself, where it is cheap: two neighbours whose edge is
+  decided and unused lie on different paths. Checked once v is decided, for v and its
+  four neighbours (v's north and west edges were decided before, its east and south
+  ones now), and for v's east neighbour x and x's north one (decided at that cell).
+  Pieces only merge, so this is the check at the neighbour's turn made earlier. Pieces
+  are in a union-find with undo (``uf``: parent, the pair a root's piece holds, size;
+  union by size, changes on the trail); two pieces holding ends of one pair are one
   path. A touch made later, when two pieces already side by side are joined, is not
   looked for (the cover found is verified as a cover either way).
 
@@ -264,11 +267,14 @@ def _apply(v, i, opt, place, nb, colour, can, con, end, forbid, uf, trail, meta,
         and not _corner_ok(v, i, place, nb, colour, con, can, forbid, trail, meta)
     ):
         return False
-    if unique:  # no touch: a decided neighbour not joined to v is on another path
-        for d in range(2):
+    if unique:  # no touch: a neighbour whose edge to v is decided and unused is on another path
+        for d in range(4):
             u = nb[v, d]
             if u >= 0 and not (con[v] & (1 << d)) and _same_path(u, v, uf):
                 return False
+        x = nb[v, 2]  # v's east neighbour and its north one: their edge is decided too
+        if x >= 0 and nb[x, 0] >= 0 and not (con[x] & N) and _same_path(nb[x, 0], x, uf):
+            return False
     for d in range(2, 4):  # the east and south neighbours
         x = nb[v, d]
         if x >= 0 and not _room(x, i, place, nb, colour, con, forbid):

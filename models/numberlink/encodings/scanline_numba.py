@@ -21,7 +21,12 @@ Options:
   with the corner rules takes turns with the complete one, ``RACE_NODES`` cells each
   (fixed, so the counters repeat). A cover either finds is a full cover (the rules
   only remove covers), so it is the answer; only the complete search, exhausted,
-  answers ``infeasible``.
+  answers ``infeasible``. On boards whose covers touch themselves (dense boards, where
+  the corner rules find nothing) and the scan searches stall, ``pathsearch-numba``'s
+  complete search joins the turns as a *backup* (``_race.py``) after ``BACKUP_AFTER``
+  cells: a different order (most constrained path end first, with region and cut rules)
+  that answers such boards in a few thousand decisions. Complete, so its exhaustion
+  proves ``infeasible`` too and ``check_unique`` continues it when it answered.
 * ``memo``: remember failed states (on boards under ``MEMO_CELLS`` cells); ``nest``:
   the nesting rule. Both for the complete search only: the corner rules make the
   future depend on more than the frontier, and the search with them only looks for
@@ -33,8 +38,9 @@ Options:
 every full cover exactly once, so another cover means "not unique" and an exhausted
 search "unique".
 
-Counters are ``_scanline.py``'s, summed over both searches, plus ``untouched`` (1 when
-the search with the corner rules found the answer).
+Counters are ``_scanline.py``'s, summed over both scan searches, plus ``untouched`` (1
+when the search with the corner rules found the answer); once the backup joined, its
+counters with the prefix ``backup_`` and ``backup`` (1 when it found the answer).
 
 The kernel is compiled on first import and cached on disk (numba ``cache=True``);
 importing this module runs it once on a 2x2 board, so the warm parent of a sweep has it
@@ -54,6 +60,7 @@ from models.numberlink.encodings import _scanline as sl
 from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch, run_in_chunks
 from models.numberlink.encodings._scanline_memo import allocate, capacity_limit, grow
 from models.numberlink.encodings._scanline_rules import side_keys
+from models.numberlink.encodings.pathsearch_numba import PathSearch
 from models.numberlink.rules import Board
 
 FIRST_CHUNK = 5_000
@@ -62,6 +69,11 @@ CHUNK_S = 0.05
 MEMO_CELLS = 32_000
 #: cells entered per turn when the corner-rule search and the complete one take turns
 RACE_NODES = 5_000
+#: the backup (pathsearch-numba's complete search) joins the race after this many cells
+#: entered by the two scan searches, and takes BACKUP_WORK // cells decisions a turn (a
+#: decision there costs about a scan of the board, a cell here well under a microsecond)
+BACKUP_AFTER = 60_000
+BACKUP_WORK = 400_000
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
@@ -287,6 +299,9 @@ class ScanlineNumba(RacingSearch):
             self.untouched = ScanSearch(instance, order, True, False, tables=self.search.tables)
         self._reset()
         n = instance.rows * instance.cols
+        if self.untouched is not None:
+            self.make_backup = lambda: PathSearch(instance, False)
+            self.backup_after, self.backup_nodes = BACKUP_AFTER, max(4, BACKUP_WORK // n)
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
 
