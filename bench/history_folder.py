@@ -84,7 +84,7 @@ def _read(path: Path) -> dict[str, Any]:
 
 def load(folder: Path) -> pd.DataFrame:
     """Every exported run under ``folder`` with ``env_*`` columns (git commit, dirty flag,
-    commit date and subject, machine, calibration), as ``store.load`` gives them."""
+    commit date and subject, machine, calibration, load), as ``store.load`` gives them."""
     files = sorted(folder.rglob("*.json"))
     if not files:
         raise UsageError(f"{folder}: no history exports (*.json) here")
@@ -95,7 +95,7 @@ def load(folder: Path) -> pd.DataFrame:
         if frame.empty:
             continue
         environments = doc.get("environments", {})
-        for key in ("cpu_model", "cores", "calibration_s", "host"):
+        for key in ("cpu_model", "cores", "calibration_s", "host", "load_avg"):
             frame[f"env_{key}"] = [environments.get(r, {}).get(key) for r in frame["run_id"]]
         frame = frame.assign(env_git_commit=doc["commit"], env_git_dirty=doc.get("dirty", False),
                              env_commit_date=doc.get("commit_date", ""),

@@ -314,3 +314,23 @@ def test_unsure_names_time_verdicts_whose_interval_reaches_back_across_the_thres
     assert found["doubled"].empty and found["noise"].empty
     faster = unsure(compare_runs(split, base, divide_drift=False).table)
     assert list(faster["aspect"]) == ["build"] and faster["ratio"].iloc[0] < 0.8
+
+
+def test_publish_marks_a_time_regression_from_a_busy_sweep_as_less_sure() -> None:
+    """`bench publish` marks a commit whose build got 3x slower; when a sweep of the two
+    commits began at a load past the cores (recorded since 2026-12), the mark says so."""
+    from bench.analysis.publish import prepare, regressions
+
+    cases = [(i, "solved", [0.5, 0.5, 0.5]) for i in "abcd"]
+
+    def sweep(commit: str, build: float, load: list[float] | None) -> pd.DataFrame:
+        runs = _runs(cases, {"conflicts": 10}, run_id=f"r-{commit}").assign(build_cpu_s=build)
+        return runs.assign(env_git_commit=commit, env_cpu_model="cpu", env_cores=2,
+                           env_load_avg=[load] * len(runs))  # fmt: skip
+
+    for load, suffix in (([0.5, 0.5, 0.5], ""), ([4.4, 3.0, 2.0], " (a sweep began at load "
+                                                  "4.4 on 2 cores: less sure)")):  # fmt: skip
+        data = prepare(pd.concat([sweep("aaaa", 0.02, [0.3, 0.3, 0.3]), sweep("bbbb", 0.06, load)]))
+        marks = regressions(data, ["aaaa", "bbbb"])
+        (reason,) = marks[marks["aspect"] == "build"]["reason"]
+        assert reason == "build time x3" + suffix, reason

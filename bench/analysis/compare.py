@@ -456,17 +456,24 @@ def _pooled_ratio(
     return float(np.exp(logs.mean())), float(low), float(high)
 
 
-def busy_note(side: str, environments: dict[str, dict]) -> str:
-    """A note when a side's sweep began on a machine already as busy as its cores (1-minute
-    load average): its times carry another job's share, so a time verdict is less sure
-    there (counters are not affected); "" otherwise, or when no sweep recorded its load."""
-    busy = [
+def busiest(environments: dict[str, dict]) -> tuple[float, int] | None:
+    """(1-minute load, cores) of the sweep that began on the busiest machine, when that
+    load reached its cores (another job's share in its times); None otherwise, or when no
+    sweep recorded its load."""
+    loads = [
         (float(e["load_avg"][0]), int(e.get("cores") or 1))
         for e in environments.values()
-        if isinstance(e.get("load_avg"), list) and e["load_avg"]
+        if isinstance(e.get("load_avg"), list | tuple) and len(e["load_avg"])
     ]
-    worst = max(busy, default=None, key=lambda lc: lc[0] / lc[1])
-    if worst is None or worst[0] < worst[1]:
+    worst = max(loads, default=None, key=lambda lc: lc[0] / lc[1])
+    return worst if worst is not None and worst[0] >= worst[1] else None
+
+
+def busy_note(side: str, environments: dict[str, dict]) -> str:
+    """A note when a side's sweep began on a machine already as busy as its cores: its
+    time verdicts are less sure there (counters are not affected); "" otherwise."""
+    worst = busiest(environments)
+    if worst is None:
         return ""
     return (
         f"the {side} sweep began at load {worst[0]:.1f} on {worst[1]} cores: the machine was "

@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from bench.analysis.compare import compare_runs
+from bench.analysis.compare import busiest, compare_runs
 from bench.analysis.history import commit_order
 from bench.analysis.style import OKABE_ITO
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
@@ -67,9 +67,28 @@ def regressions(data: pd.DataFrame, commits: list[str]) -> pd.DataFrame:
                 runs[runs["commit"] == before], runs[runs["commit"] == after]
             ).table
             hit = table[table["verdict"] == "regression"].assign(commit=after, machine=machine_name)
+            busy = _busy(runs[runs["commit"].isin([before, after])])
+            timed = hit["reason"].str.contains(" time ", regex=False)
+            hit.loc[timed, "reason"] = hit.loc[timed, "reason"] + busy
             found.append(hit)
     columns = ["commit", "machine", "puzzle", "instance", "config", "aspect", "reason", "ratio"]
     return pd.concat(found, ignore_index=True)[columns] if found else pd.DataFrame(columns=columns)
+
+
+def _busy(runs: pd.DataFrame) -> str:
+    """`` (a sweep began at load 4.4 on 2 cores: less sure)`` when a sweep of the two
+    commits began on a machine as busy as its cores (``compare.busiest``); "" otherwise."""
+    if "env_load_avg" not in runs:
+        return ""
+    cores = runs["env_cores"] if "env_cores" in runs else pd.Series(1, index=runs.index)
+    environments = {
+        run_id: {"load_avg": load, "cores": n}
+        for run_id, load, n in zip(runs["run_id"], runs["env_load_avg"], cores, strict=True)
+    }
+    worst = busiest(environments)
+    return (
+        f" (a sweep began at load {worst[0]:.1f} on {worst[1]} cores: less sure)" if worst else ""
+    )
 
 
 def _stats(group: pd.DataFrame, column: str) -> tuple[float, float, float]:
