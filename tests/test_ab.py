@@ -178,10 +178,11 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
 
 
 def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
-    """Three probes (5 rounds each, more where a time verdict is unsure): 3 min at load 3."""
+    """Three probes of 3 rounds each (up to 9 where a time verdict is unsure, which is what
+    makes 3 enough): about 1 min on a quiet machine."""
     repo, (base, _, twice, weaker) = repo
     done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",
-                  "--suite", "tiny.toml", "--encoding", "bool-cpsat", "--quiet",
+                  "--suite", "tiny.toml", "--encoding", "bool-cpsat", "--rounds", "3", "--quiet",
                   timeout=1100)  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     first = done.stdout.splitlines()[0]
