@@ -7,9 +7,10 @@ this interpreter and its packages), in interleaved rounds A B A B ... of one rep
 (as many rounds as the suite's repeats unless --rounds), into a store per side under
 --dir. A time verdict whose point estimate is past the threshold while its interval is
 not (``compare.unsure``) gets as many rounds again, up to --max-rounds (3x by default):
-clear cases cost no more, borderline ones are settled or named as unsure. The verdicts are `bench compare`'s, with one difference: the sides ran on one
-machine in alternation, so the build drift common to every configuration (which
-`compare` divides out between sweeps) is kept as the change's doing.
+clear cases cost no more, borderline ones are settled or named as unsure. The verdicts
+are `bench compare`'s, with one difference: the sides ran on one machine in alternation,
+so the build drift common to every configuration (which `compare` divides out between
+sweeps) is kept as the change's doing.
 Exit codes: 0 no regression, 1 a regression, 2 bad input, 3 a side's sweep or the harness failed.
 """
 
