@@ -233,8 +233,9 @@ def unsure(table: pd.DataFrame, time_threshold: float = TIME_THRESHOLD) -> pd.Da
 
 
 def sweep_per_repeat(runs: pd.DataFrame) -> bool:
-    """(Runs with ``config``.) Is every repeat a sweep of its own: two or more sweeps, and no sweep holding two
-    runs of one case and seed? (Then the repeats carry the noise between sweeps.)"""
+    """Is every repeat (of runs with ``config``) a sweep of its own: two or more sweeps,
+    and no sweep holding two runs of one case and seed? Then the repeats carry the noise
+    between sweeps."""
     if runs.empty or "run_id" not in runs or runs["run_id"].nunique() < 2:
         return False
     return int(runs.groupby([*KEY, "seed", "run_id"], dropna=False).size().max()) == 1

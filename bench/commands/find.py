@@ -45,6 +45,8 @@ def main(args: argparse.Namespace) -> int:
     by_name = filter_suite(text, args.case) != text
     say = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
 
+    probes: list[str] = []  # each probe's verdict and how sure it is, for the summary
+
     def probe(index: int) -> pd.DataFrame:
         """The regressions of commit ``index`` against GOOD in the rows the glob names."""
         commit = commits[index]
@@ -68,8 +70,6 @@ def main(args: argparse.Namespace) -> int:
         probes.append(line)
         say(f"find: {line}")
         return found
-
-    probes: list[str] = []  # each probe's verdict and how sure it is, for the summary
 
     low, high = -1, len(commits) - 1  # commits[low] (or GOOD) is fast, commits[high] slow
     worst = probe(high)
