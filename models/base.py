@@ -114,6 +114,8 @@ class Encoding(ABC):
         for choice in choices:
             if choice == value or str(choice) == str(value):
                 return choice
+            if isinstance(choice, bool) and str(value).lower() == str(choice).lower():
+                return choice  # `assume_unique=true` as TOML and JSON spell it
         raise UsageError(f"option {key}={value!r} not one of {[str(c) for c in choices]}")
 
     @classmethod

@@ -15,6 +15,7 @@ import pytest
 
 from models import registry
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
+from models.errors import UsageError
 from models.numberlink.encodings import _scanline as sl
 from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
@@ -234,8 +235,10 @@ def test_huge_board_runs_without_the_store() -> None:
     assert ScanSearch(_load("instances/numberlink/winding/w_8x8_s1.txt")).meta[sl.MEMO] == 1
 
 
-def test_bench_solve_command() -> None:
-    """As a user types it: the console script, JSON out, the answer verified."""
+@pytest.mark.parametrize("option", [[], ["--option", "assume_unique=true"]])
+def test_bench_solve_command(option: list[str]) -> None:
+    """As a user types it: the console script, JSON out, the answer verified; a boolean
+    option spelled as in TOML and JSON (``true``)."""
     out = subprocess.run(
         [
             str(Path(sys.executable).with_name("bench")),  # this venv's console script
@@ -246,6 +249,7 @@ def test_bench_solve_command() -> None:
             "--time-limit",
             "10",
             "--json",
+            *option,
         ],
         capture_output=True,
         text=True,
@@ -255,6 +259,14 @@ def test_bench_solve_command() -> None:
     record = json.loads(out.stdout)
     assert record["status"] == SOLVED and record["verified"] is True
     assert record["counters"]["nodes"] > 0
+    assert record["options"]["assume_unique"] is bool(option)
+
+
+def test_boolean_options_match_true_and_false_in_any_case() -> None:
+    for typed, meant in (("true", True), ("TRUE", True), ("False", False), ("false", False)):
+        assert ScanlineNumba.match_option("assume_unique", typed) is meant
+    with pytest.raises(UsageError, match="not one of"):
+        ScanlineNumba.match_option("assume_unique", "yes")
 
 
 def test_dense_touching_board_answered_by_the_backup() -> None:
