@@ -7,11 +7,13 @@ Hamiltonian path cut where it touches itself, then joins and bites until about
 ``cells / (4.6 * cells ** 0.25)`` paths remain (36, 55 and 77 pairs at 30x30, 40x40 and
 50x50), no path touching itself. The boards have the planted cover and usually others,
 so they measure how fast a cover is found, never a proof. Deterministic per seed; the
-boards go to a scratch folder, not into the repository.
+boards (and beside each, ``.sol.json``, the planted cover: the cover any label in the
+board's file refers to) go to a scratch folder, not into the repository.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
@@ -43,6 +45,8 @@ def main() -> None:
             assert not any(_touches(p) for p in paths)
             name = f"p_{rows}x{cols}_s{seed}"
             (out / f"{name}.txt").write_text(format_board(board_of(rows, cols, paths)))
+            planted = {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}
+            (out / f"{name}.sol.json").write_text(json.dumps({"paths": planted}) + "\n")
             print(name, len(paths), "pairs", round(cells / len(paths), 1), "cells per pair")
 
 
