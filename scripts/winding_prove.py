@@ -23,8 +23,19 @@ solver (``assumptions=[-e]``):
 
 Before the edges one by one, a single question "is some planted edge unused?" (one
 clause, switched on by an assumption) is asked under ``first_conflicts``: it finds
-most other covers at once and proves small boards unique outright. The default back
-end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where Glucose 4 took
+most other covers at once and proves small boards unique outright.
+
+Before that, the same question in a solver of its own whose decisions lean to the
+planted cover (its edges as the preferred phases), under ``near_conflicts``: the other
+covers of a board the generator has just joined or split mostly differ from the planted
+one in a small area, and a search that starts from the planted edges meets them within
+a few hundred conflicts where an unbiased one wanders the board (24 joins of shipped
+boards 17x17 to 36x20: the 16 with another cover 8.9 s in all against 81.2 s, the 8
+unique ones 28.9 s against 24.4 s; ``docs/experiments/numberlink-frontier.md``). In a
+solver of its own, because phases kept for the proof edge by edge made unique boards
+1.5-2x slower to prove.
+
+The default back end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where Glucose 4 took
 52 s and MapleChrono 246 s (the times are heavy-tailed, one check up to 28 s).
 
 Every clause added holds for every full cover, so "all planted edges proved" is a
@@ -43,6 +54,7 @@ falls back to the full ``prove_unique``.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 from pysat.formula import IDPool
@@ -138,21 +150,36 @@ def prove_unique(
     backend: str = "cadical195",
     total_conflicts: int = 1_000_000,
     proved: set[tuple[int, int]] | None = None,
+    near_conflicts: int = 20_000,
 ) -> tuple[str, list[list[Cell]] | None, int]:
     """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
-    "undecided" once ``total_conflicts`` are spent (a check's bound, in work). Each
-    planted edge proved to be in every cover is added to ``proved`` (cell numbers)."""
+    "undecided" once ``total_conflicts`` are spent (a check's bound, in work, the
+    question near the planted cover included; ``near_conflicts`` 0 skips that one).
+    Each planted edge proved to be in every cover is added to ``proved`` (cell
+    numbers)."""
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
     order = planted_edges(board, paths, index)
     planted = set(order)
+    near = min(near_conflicts, total_conflicts)
+    verdict, other, calls, spent = "undecided", None, 0, 0
+    if near > 0:
+        with Solver(name=backend, bootstrap_with=cnf) as sat:
+            with contextlib.suppress(NotImplementedError):  # then it searches unbiased
+                sat.set_phases([e[i] if i in planted else -e[i] for i in range(len(e))])
+            sat.add_clause([-e[i] for i in order])
+            verdict, other, calls = ask(sat, grid, e, planted, [], near)
+            spent = sat.accum_stats().get("conflicts", 0)
+    if verdict != "undecided":
+        return ("unique" if verdict == "unsat" else "other"), other, calls
     with Solver(name=backend, bootstrap_with=cnf) as sat:
         # first the one question "is some planted edge unused?" under a small budget:
         # it finds most other covers at once and proves small boards unique outright
         act = pool.id("some planted edge unused")
         sat.add_clause([-act] + [-e[i] for i in order])
-        verdict, other, calls = ask(sat, grid, e, planted, [act], first_conflicts)
+        verdict, other, n = ask(sat, grid, e, planted, [act], first_conflicts)
+        calls += n
         if verdict != "undecided":
             return ("unique" if verdict == "unsat" else "other"), other, calls
         sat.add_clause([-act])
@@ -164,7 +191,7 @@ def prove_unique(
                 calls += n
                 if verdict == "other":
                     return "other", other, calls
-                if sat.accum_stats().get("conflicts", 0) > total_conflicts:
+                if spent + sat.accum_stats().get("conflicts", 0) > total_conflicts:
                     return "undecided", None, calls
                 if verdict == "unsat":
                     sat.add_clause([e[i]])

@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_winding_numberlink.py"
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from make_winding_numberlink import table  # noqa: E402  (a script, beside the others)
+from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
+from make_winding_numberlink import joins, table  # noqa: E402
 from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
 
 
@@ -87,6 +88,24 @@ def test_the_generator_writes_unique_boards_resumes_and_tabulates(tmp_path: Path
     shown = run("--out", str(out), "--table")
     assert shown.returncode == 0 and shown.stdout == table(out)
     assert "| 8x8 | 2 | 13.0 |" in shown.stdout and "| all | 3 |" in shown.stdout
+
+
+@pytest.mark.parametrize(("name", "k"), [("w_12x12_s1", 0), ("w_15x15_s1", 2), ("w_17x17_s3", 0)])
+def test_the_question_near_the_planted_cover_finds_another_cover_first(name: str, k: int) -> None:
+    """A join of a shipped board, as the generator tries them: within 2,000 conflicts the
+    search leaning to the planted cover finds another cover (verified, different), where
+    the unbiased proof has decided nothing (CaDiCaL's conflicts are deterministic)."""
+    path = ROOT / "instances/numberlink/winding" / f"{name}.txt"
+    board = parse(path.read_text(), str(path))
+    planted = json.loads(path.with_suffix(".sol.json").read_text())["paths"].values()
+    trial = joins([[tuple(c) for c in p] for p in planted])[k]
+    joined = board_of(board.rows, board.cols, trial)
+    budget = {"total_conflicts": 2_000}
+    assert prove_unique(joined, trial, near_conflicts=0, **budget)[0] == "undecided"
+    verdict, other, _ = prove_unique(joined, trial, near_conflicts=2_000, **budget)
+    assert verdict == "other" and edges(other) != edges(trial)
+    cover = {label: [list(c) for c in q] for label, q in zip(joined.ends, other, strict=True)}
+    assert verify(joined, {"paths": cover}) is None
 
 
 def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
