@@ -76,6 +76,7 @@ from models.solvers import solve_sat_conflicts
 
 Cell = tuple[int, int]
 WINDOWS = 3  # cut clauses up front for end-free rectangles up to this side
+NEAR_CONFLICTS = 20_000  # the question near the planted cover (module docstring)
 
 
 def planted_edges(board: Board, paths: list[list[Cell]], index: dict) -> list[int]:
@@ -150,7 +151,7 @@ def prove_unique(
     backend: str = "cadical195",
     total_conflicts: int = 1_000_000,
     proved: set[tuple[int, int]] | None = None,
-    near_conflicts: int = 20_000,
+    near_conflicts: int = NEAR_CONFLICTS,
 ) -> tuple[str, list[list[Cell]] | None, int]:
     """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
     "undecided" once ``total_conflicts`` are spent (a check's bound, in work, the
@@ -250,18 +251,21 @@ def prove_unique_dp(
 ) -> tuple[str, list[list[Cell]] | None, dict]:
     """("unique" | "other" | "undecided", the other cover or None, figures with
     ``prover``: the last one asked). In turn: ``prove_unique`` within ``sat_first``
-    conflicts (it decides most boards in well under a second; 0: skipped); the exact
+    conflicts besides its question near the planted cover (it decides most boards in well
+    under a second; 0: skipped); the exact
     count, with the planted edges SAT proved to be in every cover forced; given
     up when a layer holds more than ``state_cap`` frontiers (0: never); ``prove_unique`` with
     ``sat_options``' budget. "other" from the count may come without the cover (SAT
     did not rebuild it within ``find_conflicts``)."""
     proved: set[tuple[int, int]] = set()
-    if sat_first > 0:
+    if sat_first > 0:  # the question near the planted cover on top of sat_first, once
         total = sat_options.get("total_conflicts", 1_000_000)
-        first = {**sat_options, "total_conflicts": min(sat_first, total)}
+        near = min(sat_options.get("near_conflicts", NEAR_CONFLICTS), total)
+        first = {**sat_options, "total_conflicts": min(sat_first, total) + near}
         verdict, other, calls = prove_unique(board, paths, proved=proved, **first)
         if verdict != "undecided":
             return verdict, other, {"prover": "sat", "calls": calls}
+        sat_options = {**sat_options, "near_conflicts": 0}
     count, stats = count_covers(board, paths, state_cap, forced=proved)
     stats.update(prover="count", forced=len(proved))
     if count == 1:
