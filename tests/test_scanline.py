@@ -21,7 +21,9 @@ from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.scanline_numba import (
     BACKUP_AFTER,
+    COMPLETE_NODES,
     MEMO_CELLS,
+    RACE_NODES,
     ScanlineNumba,
     ScanSearch,
 )
@@ -277,7 +279,8 @@ def test_dense_touching_board_answered_by_the_backup() -> None:
     status, solution, counters = _solve(board)
     assert status == SOLVED and verify(board, solution) is None
     assert counters["backup"] == 1 and counters["backup_nodes"] < 2_000
-    assert counters["nodes"] <= 2 * 5_000 + BACKUP_AFTER  # it joined after BACKUP_AFTER cells
+    turn = RACE_NODES + COMPLETE_NODES  # one turn each of the two scan searches
+    assert counters["nodes"] <= turn + BACKUP_AFTER  # it joined after BACKUP_AFTER cells
 
 
 def test_backup_proves_and_enumerates_soundly() -> None:
@@ -294,14 +297,14 @@ def test_backup_proves_and_enumerates_soundly() -> None:
         enc = raced(_load(path))
         assert enc.solve(Limits(time_limit_s=10)).status == INFEASIBLE, path
     several = raced(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"))
-    several.race_nodes = 1  # the scan searches crawl: the backup answers
+    several.race_nodes = several.search_nodes = 1  # the scan searches crawl: the backup answers
     assert several.solve(Limits(time_limit_s=10)).status == SOLVED
     assert several.found is several.backup
     assert several.check_unique(Limits(time_limit_s=10)) is False
     answered = 0
     for path in sorted(glob.glob("instances/numberlink/unique/u_1[05]x*.txt")):
         enc = raced(_load(path))
-        enc.race_nodes = 1  # the scan searches crawl: the backup answers
+        enc.race_nodes = enc.search_nodes = 1  # the scan searches crawl: the backup answers
         out = enc.solve(Limits(time_limit_s=10))
         assert out.status == SOLVED and verify(_load(path), out.solution) is None
         answered += enc.found is enc.backup

@@ -38,6 +38,7 @@ class RacingSearch(Encoding):
     search to race, or None)."""
 
     race_nodes: int = 2_000
+    search_nodes: int = 0  # the complete search's work per turn (0: race_nodes)
     search: Any
     untouched: Any
     unique: bool
@@ -101,7 +102,11 @@ class RacingSearch(Encoding):
                 self.backup = self.make_backup()
                 live.append(self.backup)
             for search in list(live):
-                budget = self.backup_nodes if search is self.backup else self.race_nodes
+                budget = self.race_nodes
+                if search is self.backup:
+                    budget = self.backup_nodes
+                elif search is self.search and self.search_nodes:
+                    budget = self.search_nodes
                 code = search.step(budget)
                 if code == FOUND:
                     self._on_found(search)

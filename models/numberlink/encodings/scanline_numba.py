@@ -18,10 +18,10 @@ Options:
   answers ``infeasible``: an exhausted search is reported as ``timeout`` with a message
   saying so.
 * ``untouched_first`` (default on; no effect with ``assume_unique``): a second search
-  with the corner rules takes turns with the complete one, ``RACE_NODES`` cells each
-  (fixed, so the counters repeat). A cover either finds is a full cover (the rules
-  only remove covers), so it is the answer; only the complete search, exhausted,
-  answers ``infeasible``. On boards whose covers touch themselves (dense boards, where
+  with the corner rules takes turns with the complete one, ``RACE_NODES`` and
+  ``COMPLETE_NODES`` cells (about equal time; fixed, so the counters repeat). A cover
+  either finds is a full cover (the rules only remove covers), so it is the answer;
+  only the complete search, exhausted, answers ``infeasible``. On boards whose covers touch themselves (dense boards, where
   the corner rules find nothing) and the scan searches stall, ``pathsearch-numba``'s
   complete search joins the turns as a *backup* (``_race.py``) after ``BACKUP_AFTER``
   cells: a different order (most constrained path end first, with region and cut rules)
@@ -67,13 +67,18 @@ FIRST_CHUNK = 5_000
 CHUNK_S = 0.05
 #: the failed-state store keys positions as int16: larger boards run without it
 MEMO_CELLS = 32_000
-#: cells entered per turn when the corner-rule search and the complete one take turns
+#: cells entered per turn when the corner-rule search and the complete one take turns:
+#: RACE_NODES for the corner search, COMPLETE_NODES for the complete one, whose cell costs
+#: about four of the corner search's (failed-state store, nesting and parity passes), so
+#: that each turn takes about as long
 RACE_NODES = 5_000
+COMPLETE_NODES = RACE_NODES // 4
 #: the backup (pathsearch-numba's complete search) joins the race after this many cells
 #: entered by the two scan searches, and takes BACKUP_WORK // cells decisions a turn (a
-#: decision there costs about a scan of the board, a cell here well under a microsecond)
+#: decision there costs about a scan of the board, some 50 ns a cell: a turn takes about
+#: as long as the corner search's)
 BACKUP_AFTER = 60_000
-BACKUP_WORK = 400_000
+BACKUP_WORK = 80_000
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
@@ -278,6 +283,7 @@ class ScanlineNumba(RacingSearch):
     solver = "numba"
     reference = False
     race_nodes = RACE_NODES
+    search_nodes = COMPLETE_NODES
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {
         "assume_unique": (False, True),
         "untouched_first": (True, False),
