@@ -20,7 +20,8 @@ the uniqueness loop below adds pairs:
 Then "split until unique": a complete search looks for a full cover other than the
 planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions, then
 ``degree-sat``'s CNF with one more clause, "not every planted edge", for at most
-``--check-s`` seconds: unsatisfiable means unique). Another cover found: a planted path
+``--check-conflicts`` conflicts per 400 cells, first near the planted cover for 20,000
+per 400 cells, ``scripts/winding_prove.py``: unsatisfiable means unique). Another cover found: a planted path
 is split at an edge that cover does not use (the most even such cut), and the check
 runs again. Each split removes at least that cover and adds none (a cover of the split
 board plus the cut edge is a cover of the old one), so the loop ends. A check that
@@ -66,7 +67,7 @@ from make_sparse_unique_numberlink import (
     split_where_differs,
 )
 from make_unique_numberlink import board_of
-from winding_prove import prove_unique, prove_unique_dp
+from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
 
 from models.numberlink.generate import hamiltonian_path
 from models.numberlink.rules import Board, format_board, parse
@@ -155,10 +156,9 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
     if verdict == "undecided":
         stats["sat"] += 1
         began = time.monotonic()
-        budget = int(
-            (args.improve_conflicts if improving else args.check_conflicts)
-            * max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
-        )
+        scale = max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
+        budget = int((args.improve_conflicts if improving else args.check_conflicts) * scale)
+        near = int(NEAR_CONFLICTS * scale)
         if args.prover == "count":
             verdict, other, figures = prove_unique_dp(
                 board,
@@ -167,12 +167,13 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
                 sat_first=args.sat_first,
                 backend=args.backend,
                 total_conflicts=budget,
+                near_conflicts=near,
             )
             if figures["prover"] == "count":
                 stats["counted"] += 1
         else:
             verdict, other, calls = prove_unique(
-                board, paths, backend=args.backend, total_conflicts=budget
+                board, paths, backend=args.backend, total_conflicts=budget, near_conflicts=near
             )
             figures = {"calls": calls}
         if args.verbose:
