@@ -194,31 +194,31 @@ def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
 
 
 #: a build that is 4x slower in every other sweep of the side (a tally file counts them)
-ALTERNATING = """    def build(self, instance, limits: Limits) -> ModelSize:
-        from pathlib import Path
+TWICE = "        self._build(instance, limits)\n        return self._build(instance, limits)\n"
+ALTERNATING = """        from pathlib import Path
 
         tally = Path(__file__).with_name("builds.tally")
         count = int(tally.read_text()) if tally.exists() else 0
         tally.write_text(str(count + 1))
-        for _ in range(3 if count // 2 % 2 == 0 else 0):  # two boards a sweep
+        for _ in range(7 if count // 2 % 2 == 0 else 0):  # two boards a sweep
             self._build(instance, limits)
         return self._build(instance, limits)
-
-    def _build(self, instance, limits: Limits) -> ModelSize:
 """
 
 
 def test_an_unsure_build_verdict_gets_more_rounds_and_is_named(repo, tmp_path) -> None:
-    """A build 4x slower in every other sweep: its median ratio (about 2.5) is past the
-    threshold while its interval reaches down to 1, after 2 rounds and after 4. The A/B
-    measures 2 more rounds, up to --max-rounds 4, then says the verdict is still unsure."""
-    repo, (_, neutral, _, _) = repo
+    """Against a base that builds twice, a head that builds eight times in every other
+    sweep and once in the others: per round x4 or x0.5, so the median ratio (about 2.4)
+    is past the threshold while the interval reaches down to about 0.7 (far below it,
+    whatever the load: a build 4x slower against the plain one had left the interval at
+    [1.26, 4.56] once, at load 3.4), after 2 rounds and after 4. The A/B measures 2 more
+    rounds, up to --max-rounds 4, then says the verdict is still unsure."""
+    repo, (_, _, twice, _) = repo
     tree = tmp_path / "alternating"
-    git(repo, "worktree", "add", "-q", "-b", "alternating", str(tree), neutral)
-    _edit(tree, ENCODING, "    def build(self, instance, limits: Limits) -> ModelSize:\n",
-          ALTERNATING)  # fmt: skip
-    alternating = commit_all(tree, "bool-cpsat: every other sweep builds four times")
-    done = _bench(repo, "ab", neutral, alternating, "--suite", "tiny.toml", "--encoding",
+    git(repo, "worktree", "add", "-q", "-b", "alternating", str(tree), twice)
+    _edit(tree, ENCODING, TWICE, ALTERNATING)
+    alternating = commit_all(tree, "bool-cpsat: every other sweep builds eight times, else once")
+    done = _bench(repo, "ab", twice, alternating, "--suite", "tiny.toml", "--encoding",
                   "bool-cpsat", "--rounds", "2", "--max-rounds", "4", "--format", "json",
                   "--dir", str(tmp_path / "ab"))  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
