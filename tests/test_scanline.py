@@ -283,6 +283,18 @@ def test_dense_touching_board_answered_by_the_backup() -> None:
     assert counters["nodes"] <= turn + BACKUP_AFTER  # it joined after BACKUP_AFTER cells
 
 
+def test_the_complete_search_takes_short_turns_beside_the_corner_search() -> None:
+    """The race's turns are about equal in time, not in cells: on the proved-unique
+    50x50 of winding-large the corner search answers after 1,003,446 cells, and the
+    complete scan search spends a quarter of that beside it (1,250 cells a turn against
+    5,000), not as much again; the backup, joined after BACKUP_AFTER cells, never answers."""
+    board = _load("instances/numberlink/winding-large/wl_50x50_s1.txt")
+    status, solution, counters = _solve(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters["untouched"] == 1 and counters["backup"] == 0
+    assert counters["nodes"] == 1_003_446 + 1_003_446 // RACE_NODES * COMPLETE_NODES
+
+
 def test_backup_proves_and_enumerates_soundly() -> None:
     """The backup is complete: with it joining at once, boards with no cover are proved
     infeasible, and check_unique continues whichever complete search answered."""
