@@ -4,7 +4,7 @@
 
 Reads a sweep of the ``numberlink-frontier`` suite (or any suite with its case names)
 and prints Markdown: per class of board (a case, split by size where the sizes differ
-in kind) and configuration (encoding and options), the boards answered, build + solve
+in kind, after the whole case) and configuration (encoding and options), the boards answered, build + solve
 in all (a run out of time counts its limit), the median and the slowest answered; then,
 per class, the configuration fastest on most boards and the best complete one per
 board (the virtual best). Reporting only: it reads the store, imports no solver.
@@ -45,7 +45,8 @@ def configuration(row: pd.Series) -> str:
 def classes(runs: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:
     out = []
     for case, rows in runs.groupby("case", sort=False):
-        for label, low, high in SPLITS.get(case, [("", 0, 10**9)]):
+        parts = SPLITS.get(case, [])
+        for label, low, high in ([("all", 0, 10**9)] if parts else [("", 0, 10**9)]) + parts:
             part = rows[(rows["cells"] >= low) & (rows["cells"] <= high)]
             if not part.empty:
                 out.append((f"{case} {label}".strip(), part))
