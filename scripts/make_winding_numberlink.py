@@ -21,13 +21,13 @@ Then "split until unique": a complete search looks for a full cover other than t
 planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions, then
 ``degree-sat``'s CNF with one more clause, "not every planted edge", for at most
 ``--check-conflicts`` conflicts per 400 cells, first near the planted cover for 20,000
-per 400 cells, ``scripts/winding_prove.py``: unsatisfiable means unique). Another cover found: a planted path
-is split at an edge that cover does not use (the most even such cut), and the check
-runs again. Each split removes at least that cover and adds none (a cover of the split
-board plus the cut edge is a cover of the old one), so the loop ends. A check that
-decides nothing within its budget splits the longest path in the middle (logged
+per 400 cells, ``scripts/winding_prove.py``: unsatisfiable means unique). Another cover
+found: a planted path is split at an edge that cover does not use (the most even such
+cut), and the check runs again. Each split removes at least that cover and adds none (a
+cover of the split board plus the cut edge is a cover of the old one), so the loop ends.
+A check that decides nothing within its budget splits the longest path in the middle (logged
 ``undecided``; the cover count cannot grow, and the proof gets easier), so every written
-board is proved unique within ``--check-s`` seconds a check, the budget stated in the
+board is proved unique within ``--check-conflicts`` a check, the budget stated in the
 README; boards the prover finds hard come out denser. Once unique, joins of two paths
 whose ends are neighbours (and which do not touch themselves) are tried, at most
 ``--join-checks`` of them, each kept only when proved unique.

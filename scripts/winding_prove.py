@@ -35,8 +35,9 @@ unique ones 28.9 s against 24.4 s; ``docs/experiments/numberlink-frontier.md``).
 solver of its own, because phases kept for the proof edge by edge made unique boards
 1.5-2x slower to prove.
 
-The default back end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where Glucose 4 took
-52 s and MapleChrono 246 s (the times are heavy-tailed, one check up to 28 s).
+The default back end is CaDiCaL 1.9.5: on 16 checks of a 17x17 run it took 21 s where
+Glucose 4 took 52 s and MapleChrono 246 s (the times are heavy-tailed, one check up to
+28 s).
 
 Every clause added holds for every full cover, so "all planted edges proved" is a
 proof that the planted cover is unique. The budgets are counted in conflicts (not
@@ -109,14 +110,20 @@ def degree_cnf(grid: Grid) -> tuple[list[int], list[list[int]], IDPool]:
         deg = 1 if v in grid.end_of else 2
         cnf += exactly([e[i] for i in grid.incident[v]], deg, pool, "binomial")
     cnf += binary_colours(grid, e, pool)
-    cols = grid.cols
+    cnf += no_four_cycles(grid, e, at)
+    cnf += window_cuts(grid, e, WINDOWS)
+    return e, cnf, pool
+
+
+def no_four_cycles(grid: Grid, e: list[int], at: dict[tuple[int, int], int]) -> list[list[int]]:
+    """No 2x2 block uses all four of its edges (a detached 4-cycle); ``at``: edge -> index."""
+    cols, out = grid.cols, []
     for r in range(grid.rows - 1):
         for c in range(cols - 1):
             v = r * cols + c
             block = ((v, v + 1), (v, v + cols), (v + 1, v + cols + 1), (v + cols, v + cols + 1))
-            cnf.append([-e[at[ab]] for ab in block])
-    cnf += window_cuts(grid, e, WINDOWS)
-    return e, cnf, pool
+            out.append([-e[at[ab]] for ab in block])
+    return out
 
 
 def ask(sat, grid: Grid, e: list[int], planted: set[int], assume: list[int], budget: int):

@@ -193,7 +193,8 @@ def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
     assert all(" rounds" in line for line in probes), probes
 
 
-#: a build that is 4x slower in every other sweep of the side (a tally file counts them)
+#: on top of a base that builds twice: eight builds in every other sweep of the side, one in
+#: the others (a tally file counts them)
 TWICE = "        self._build(instance, limits)\n        return self._build(instance, limits)\n"
 ALTERNATING = """        from pathlib import Path
 

@@ -39,7 +39,7 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 from pysat.card import CardEnc, EncType  # noqa: E402
 from pysat.formula import IDPool  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
-from winding_prove import planted_edges, prove_unique  # noqa: E402
+from winding_prove import no_four_cycles, planted_edges, prove_unique  # noqa: E402
 
 from models.numberlink.encodings._common import (  # noqa: E402
     cycles_without_ends,
@@ -79,16 +79,7 @@ def notouch_cnf(board, paths):
             cnf += [[-e[i], -x[a][k], x[b][k]], [-e[i], x[a][k], -x[b][k]]]
             cnf.append([-x[a][k], -x[b][k], e[i]])  # no touch
     at = {ab: i for i, ab in enumerate(g.edges)}
-    for r in range(g.rows - 1):
-        for c in range(g.cols - 1):
-            v = r * g.cols + c
-            block = (
-                (v, v + 1),
-                (v, v + g.cols),
-                (v + 1, v + g.cols + 1),
-                (v + g.cols, v + g.cols + 1),
-            )
-            cnf.append([-e[at[ab]] for ab in block])
+    cnf += no_four_cycles(g, e, at)
     return g, e, used, cnf, planted_edges(board, paths, at)
 
 

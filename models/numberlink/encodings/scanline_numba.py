@@ -21,10 +21,11 @@ Options:
   with the corner rules takes turns with the complete one, ``RACE_NODES`` and
   ``COMPLETE_NODES`` cells (about equal time; fixed, so the counters repeat). A cover
   either finds is a full cover (the rules only remove covers), so it is the answer;
-  only the complete search, exhausted, answers ``infeasible``. On boards whose covers touch themselves (dense boards, where
-  the corner rules find nothing) and the scan searches stall, ``pathsearch-numba``'s
-  complete search joins the turns as a *backup* (``_race.py``) after ``BACKUP_AFTER``
-  cells: a different order (most constrained path end first, with region and cut rules)
+  only the complete search, exhausted, answers ``infeasible``. On boards whose covers
+  touch themselves (dense boards, where the corner rules find nothing) and the scan
+  searches stall, ``pathsearch-numba``'s complete search joins the turns as a *backup*
+  (``_race.py``) after ``BACKUP_AFTER`` cells: a different order (most constrained path
+  end first, with region and cut rules)
   that answers such boards in a few thousand decisions. Complete, so its exhaustion
   proves ``infeasible`` too and ``check_unique`` continues it when it answered.
 * ``memo``: remember failed states (on boards under ``MEMO_CELLS`` cells); ``nest``:
