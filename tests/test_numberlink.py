@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from models.numberlink import PUZZLE
 from models.numberlink.encodings._common import grid_of, join_cycles, paths_from_edges
 from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
 from models.numberlink.generate import generate_with_solution
-from models.numberlink.rules import INTEGER, LETTER, format_board, parse
+from models.numberlink.rules import HEADED, INTEGER, LETTER, format_board, parse, split
 from models.numberlink.verify import verify
 from models.registry import encodings, generated_spec, load_instance
 
@@ -80,6 +82,73 @@ def test_parse_errors_name_line_and_problem(text, line, words):
     assert info.value.source == "bad.txt"
     assert info.value.line == line
     assert words in info.value.message
+
+
+# The headed form of the dedicated solvers' files: SMALL in letters after "WIDTH HEIGHT",
+# then a 5-wide, 4-high board, in one collection with comments and blank lines
+HEADED_SMALL = "3 3\nABB\n..C\nA.C\n"
+COLLECTION = "# two boards\n\n" + HEADED_SMALL + "\n5 4\nA...A\nB....\n.....\n....B\n\n"
+
+
+def test_headed_form_parses_and_round_trips():
+    board = parse(HEADED_SMALL, "headed")
+    assert (board.form, PUZZLE.size_of(board), board.labels) == (HEADED, "3x3", ["A", "B", "C"])
+    assert board.ends["C"] == ((1, 2), (2, 2))
+    assert format_board(board) == HEADED_SMALL
+    paths = dict(zip("ABC", SMALL_SOLUTION["paths"].values(), strict=True))
+    assert verify(board, {"paths": paths}) is None
+    wide = parse("# comment\n5 2\nA...A\nB...B\n", "wide")
+    assert (wide.rows, wide.cols, wide.ends["B"]) == (2, 5, ((1, 0), (1, 4)))
+
+
+def test_collection_files_split_at_each_header():
+    entries = split(COLLECTION)
+    assert [first for first, _ in entries] == [3, 8]
+    boards = [parse(text, "c") for _, text in entries]
+    assert [PUZZLE.size_of(b) for b in boards] == ["3x3", "4x5"]
+    assert boards[1].ends["B"] == ((1, 0), (3, 4))
+    # one board, or another form: the whole text is one entry, as before
+    assert split(HEADED_SMALL) == [(1, HEADED_SMALL)]
+    assert split(SMALL) == [(1, SMALL)]
+    assert split("1 2\n1 2\n") == [(1, "1 2\n1 2\n")]  # a 2-column integer board
+
+
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("3 2\nABB\n..C\nA.C\n", 1, "the header says 2 rows"),
+        ("3 3\nABB\n..CC\nA.C\n", 3, "4 cells in this row, the header says 3 columns"),
+        ("0 3\nABB\n..C\nA.C\n", 1, "must be > 0"),
+    ],
+)
+def test_headed_form_errors_name_line_and_problem(text, line, words):
+    with pytest.raises(InstanceError) as info:
+        parse(text, "bad.txt")
+    assert (info.value.line, words in info.value.message) == (line, True), info.value.message
+
+
+def test_bench_solves_an_entry_of_a_collection_as_a_user_types_it(tmp_path):
+    """The console script on the dedicated solver's file form, output piped into a file."""
+    path = tmp_path / "boards.txt"
+    path.write_text(COLLECTION)
+    bench = str(Path(sys.executable).with_name("bench"))
+    out = tmp_path / "out.json"
+    with out.open("w") as sink:
+        done = subprocess.run(
+            [bench, "solve", f"{path}#1", "--puzzle", "numberlink", "--encoding",
+             "scanline-numba", "--json"],
+            stdout=sink, stderr=subprocess.PIPE, text=True, timeout=120,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(out.read_text())
+    assert (answer["status"], answer["verified"]) == ("solved", True)
+    assert sorted(answer["solution"]["paths"]) == ["A", "B", "C"]
+    whole = subprocess.run(
+        [bench, "solve", str(path), "--puzzle", "numberlink", "--encoding", "scanline-numba"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert whole.returncode == 2 and whole.stderr.count("\n") == 1
+    assert f"holds 2 puzzles; name one as {path}#N" in whole.stderr
 
 
 # ---------------------------------------------------------------- verifier

@@ -3,7 +3,7 @@
 from models.base import Puzzle
 from models.numberlink.draw import draw, render
 from models.numberlink.generate import check_params, generate
-from models.numberlink.rules import format_board, parse, size_of
+from models.numberlink.rules import format_board, parse, size_of, split
 from models.numberlink.verify import verify
 
 PUZZLE = Puzzle(
@@ -16,6 +16,7 @@ PUZZLE = Puzzle(
     draw=draw,
     render=render,
     size_of=size_of,
+    split=split,
     tiny=(
         "instances/numberlink/tiny/tiny_5x5.txt",
         "instances/numberlink/public/5x5_ha_4c_016.txt",

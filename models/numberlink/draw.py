@@ -64,5 +64,5 @@ def render(board: Board, solution: dict[str, Any] | None = None) -> str:
                     if 0 <= r < board.rows and 0 <= c < board.cols and board.cells[r][c] is None:
                         shown[r][c] = str(label)
     width = max(len(x) for row in shown for x in row)
-    sep = "" if width == 1 and board.form == "letter" else " "
+    sep = "" if width == 1 and board.form != "integer" else " "
     return "\n".join(sep.join(x.rjust(width) for x in row) for row in shown)

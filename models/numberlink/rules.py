@@ -7,15 +7,22 @@ Two forms are read, told apart automatically:
   (``"07"`` is label ``"7"``), so ``format`` writes them back without padding.
 * the *letter* form (Flow Free / numberlink-gym): one row per line, ``.`` empty, any
   other non-blank character an endpoint, each exactly twice.
+* the *headed* form of the dedicated solvers (thomasahle/numberlink and the Oxford
+  programming competition it was written for): a line ``WIDTH HEIGHT``, then the board
+  in the letter form. Their collection files hold many boards, each after its own
+  header, with ``# ...`` comment lines; ``split`` cuts such a file into its boards, so
+  ``FILE#N`` names the N-th, as for Sudoku collections.
 
-A file is in the integer form when some line holds several whitespace-separated
-tokens or every token is an integer; otherwise it is in the letter form. That way a
-stray letter in an integer grid is reported as a non-integer token rather than
-silently switching forms.
+A file is in the headed form when its first line is two integers and every other line
+one token; else in the integer form when some line holds several whitespace-separated
+tokens or every token is an integer; otherwise in the letter form. That way a stray
+letter in an integer grid is reported as a non-integer token rather than silently
+switching forms. A line that starts with ``#`` and a blank is a comment in every form.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,7 +31,9 @@ from models.errors import InstanceError
 
 INTEGER = "integer"
 LETTER = "letter"
+HEADED = "headed"
 _INT = re.compile(r"[+-]?\d+")
+_COMMENT = re.compile(r"\s*#(\s|$)")
 
 Cell = tuple[int, int]
 
@@ -69,14 +78,16 @@ def label_key(label: str) -> tuple[int, int, str]:
 def parse(text: str, source: str = "<text>") -> Board:
     """Parse either form; raise InstanceError naming source, line and problem."""
     lines = [(i, line.rstrip()) for i, line in enumerate(text.splitlines(), start=1)]
-    lines = [(i, line) for i, line in lines if line.strip()]
+    lines = [(i, line) for i, line in lines if line.strip() and not _COMMENT.match(line)]
     if not lines:
         raise InstanceError(source, "empty board")
     tokens = [(i, line.split()) for i, line in lines]
     integer_form = any(len(t) > 1 for _, t in tokens) or all(
         _INT.fullmatch(tok) for _, t in tokens for tok in t
     )
-    if integer_form:
+    if _is_header(tokens[0][1]) and all(len(t) == 1 for _, t in tokens[1:]):
+        rows, where, form = _headed_rows(tokens, source), [i for i, _ in tokens[1:]], HEADED
+    elif integer_form:
         rows, where, form = _integer_rows(tokens, source), [i for i, _ in tokens], INTEGER
     else:
         rows, where, form = _letter_rows(tokens, source), [i for i, _ in tokens], LETTER
@@ -104,6 +115,56 @@ def parse(text: str, source: str = "<text>") -> Board:
     return Board(len(rows), width, tuple(tuple(r) for r in rows), form)
 
 
+def _is_header(tokens: list[str]) -> bool:
+    return len(tokens) == 2 and all(_INT.fullmatch(tok) for tok in tokens)
+
+
+def _headed_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list[str | None]]:
+    """The rows after a ``WIDTH HEIGHT`` line, checked against it."""
+    header_line, (width, height) = tokens[0][0], (int(t) for t in tokens[0][1])
+    if width < 1 or height < 1:
+        raise InstanceError(
+            source, f"header {width} {height}: width and height must be > 0", header_line
+        )
+    rows = _letter_rows(tokens[1:], source)
+    if len(rows) != height:
+        raise InstanceError(
+            source,
+            f"the header says {height} rows (WIDTH HEIGHT = {width} {height}), the board has "
+            f"{len(rows)}",
+            header_line,
+        )
+    for (line_no, _), row in zip(tokens[1:], rows, strict=True):
+        if len(row) != width:
+            raise InstanceError(
+                source, f"{len(row)} cells in this row, the header says {width} columns", line_no
+            )
+    return rows
+
+
+def split(text: str) -> list[tuple[int, str]]:
+    """The boards of a collection file: one per ``WIDTH HEIGHT`` header, each with the line
+    it starts on. A file that does not open with a header is one board (as before)."""
+    lines = text.splitlines()
+    content = [
+        (i, line.split())
+        for i, line in enumerate(lines, start=1)
+        if line.strip() and not _COMMENT.match(line)
+    ]
+    starts = [
+        k
+        for k, (_, toks) in enumerate(content)
+        if _is_header(toks) and k + 1 < len(content) and len(content[k + 1][1]) == 1
+    ]
+    if not starts or starts[0] != 0 or len(starts) == 1:
+        return [(1, text)]
+    firsts = [content[k][0] for k in starts] + [len(lines) + 1]
+    return [
+        (first, "\n".join(lines[first - 1 : after - 1]) + "\n")
+        for first, after in itertools.pairwise(firsts)
+    ]
+
+
 def _integer_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list[str | None]]:
     rows = []
     for line_no, toks in tokens:
@@ -129,8 +190,9 @@ def _letter_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list[
 
 def format_board(board: Board) -> str:
     """The board in the form it was read in (parse(format(b)) == b)."""
-    if board.form == LETTER:
-        return "".join("".join(x or "." for x in row) + "\n" for row in board.cells)
+    if board.form in (LETTER, HEADED):
+        header = f"{board.cols} {board.rows}\n" if board.form == HEADED else ""
+        return header + "".join("".join(x or "." for x in row) + "\n" for row in board.cells)
     width = max(len(x) for row in board.cells for x in row if x is not None)
     return "".join(" ".join((x or "0").rjust(width) for x in row) + "\n" for row in board.cells)
 
