@@ -111,6 +111,7 @@ def test_collection_files_split_at_each_header():
     assert split(HEADED_SMALL) == [(1, HEADED_SMALL)]
     assert split(SMALL) == [(1, SMALL)]
     assert split("1 2\n1 2\n") == [(1, "1 2\n1 2\n")]  # a 2-column integer board
+    assert parse("1 1\n", "one row").form == INTEGER  # two integers alone: a 1x2 board
 
 
 @pytest.mark.parametrize(

@@ -1,23 +1,23 @@
-"""Numberlink boards: the instance type, parsing of both file forms, and formatting.
+"""Numberlink boards: the instance type, parsing of its three file forms, and formatting.
 
-Two forms are read, told apart automatically:
+Three forms are read, told apart automatically:
 
 * the *integer* form (the brief's ``numberlink01``): whitespace-separated integers,
   ``0`` = empty, every number > 0 exactly twice. Labels are the numbers in decimal
   (``"07"`` is label ``"7"``), so ``format`` writes them back without padding.
 * the *letter* form (Flow Free / numberlink-gym): one row per line, ``.`` empty, any
   other non-blank character an endpoint, each exactly twice.
-* the *headed* form of the dedicated solvers (thomasahle/numberlink and the Oxford
-  programming competition it was written for): a line ``WIDTH HEIGHT``, then the board
-  in the letter form. Their collection files hold many boards, each after its own
-  header, with ``# ...`` comment lines; ``split`` cuts such a file into its boards, so
-  ``FILE#N`` names the N-th, as for Sudoku collections.
+* the *headed* form that the dedicated solver thomasahle/numberlink reads: a line
+  ``WIDTH HEIGHT``, then the board in the letter form. Its collection files hold many
+  boards, each after its own header, with ``# ...`` comment lines; ``split`` cuts such
+  a file into its boards, so ``FILE#N`` names the N-th, as for Sudoku collections.
 
 A file is in the headed form when its first line is two integers and every other line
-one token; else in the integer form when some line holds several whitespace-separated
-tokens or every token is an integer; otherwise in the letter form. That way a stray
-letter in an integer grid is reported as a non-integer token rather than silently
-switching forms. A line that starts with ``#`` and a blank is a comment in every form.
+(at least one) is one token; else in the integer form when some line holds several
+whitespace-separated tokens or every token is an integer; otherwise in the letter form.
+That way a stray letter in an integer grid is reported as a non-integer token rather
+than silently switching forms. A line that starts with ``#`` and a blank is a comment
+in every form.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def label_key(label: str) -> tuple[int, int, str]:
 
 
 def parse(text: str, source: str = "<text>") -> Board:
-    """Parse either form; raise InstanceError naming source, line and problem."""
+    """Parse any of the three forms; raise InstanceError naming source, line and problem."""
     lines = [(i, line.rstrip()) for i, line in enumerate(text.splitlines(), start=1)]
     lines = [(i, line) for i, line in lines if line.strip() and not _COMMENT.match(line)]
     if not lines:
@@ -85,7 +85,7 @@ def parse(text: str, source: str = "<text>") -> Board:
     integer_form = any(len(t) > 1 for _, t in tokens) or all(
         _INT.fullmatch(tok) for _, t in tokens for tok in t
     )
-    if _is_header(tokens[0][1]) and all(len(t) == 1 for _, t in tokens[1:]):
+    if len(tokens) > 1 and _is_header(tokens[0][1]) and all(len(t) == 1 for _, t in tokens[1:]):
         rows, where, form = _headed_rows(tokens, source), [i for i, _ in tokens[1:]], HEADED
     elif integer_form:
         rows, where, form = _integer_rows(tokens, source), [i for i, _ in tokens], INTEGER
