@@ -158,7 +158,7 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
         began = time.monotonic()
         scale = max(1.0, rows * cols / 400)  # each planted edge is asked: scale with cells
         budget = int((args.improve_conflicts if improving else args.check_conflicts) * scale)
-        near = int((NEAR_CONFLICTS if improving else args.split_near_conflicts) * scale)
+        near = int(NEAR_CONFLICTS * scale)
         if args.prover == "count":
             verdict, other, figures = prove_unique_dp(
                 board,
@@ -348,12 +348,6 @@ def main() -> None:
     )
     parser.add_argument("--state-cap", type=int, default=300_000, help="count: frontiers a layer")
     parser.add_argument("--sat-first", type=int, default=20_000, help="count: SAT's first try")
-    parser.add_argument(
-        "--split-near-conflicts",
-        type=int,
-        default=NEAR_CONFLICTS,
-        help="the question near the planted cover while splitting, per 400 cells",
-    )
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

@@ -70,7 +70,12 @@ from models.numberlink.encodings._common import (
     paths_from_edges,
     useless_edges,
 )
-from models.numberlink.encodings.degree_sat import binary_colours, exactly, window_cuts
+from models.numberlink.encodings.degree_sat import (
+    binary_colours,
+    exactly,
+    no_four_cycles,
+    window_cuts,
+)
 from models.numberlink.frontier_count import count_covers
 from models.numberlink.rules import Board
 from models.solvers import solve_sat_conflicts
@@ -99,31 +104,18 @@ def planted_edges(board: Board, paths: list[list[Cell]], index: dict) -> list[in
 
 
 def degree_cnf(grid: Grid) -> tuple[list[int], list[list[int]], IDPool]:
-    """``degree-sat``'s clauses (binary colours, binomial degrees), built here with the
-    2x2 blocks found by cell arithmetic (the encoding's build scans every edge per
-    block, which is slow at 50x50)."""
+    """``degree-sat``'s clauses with its defaults' choices (binary colours, binomial
+    degrees), and cut clauses up to ``WINDOWS``."""
     pool = IDPool()
     e = [pool.id(("e", i)) for i in range(len(grid.edges))]
-    at = {ab: i for i, ab in enumerate(grid.edges)}
     cnf: list[list[int]] = [[-e[i]] for i in useless_edges(grid)]
     for v in range(grid.n):
         deg = 1 if v in grid.end_of else 2
         cnf += exactly([e[i] for i in grid.incident[v]], deg, pool, "binomial")
     cnf += binary_colours(grid, e, pool)
-    cnf += no_four_cycles(grid, e, at)
+    cnf += no_four_cycles(grid, e)
     cnf += window_cuts(grid, e, WINDOWS)
     return e, cnf, pool
-
-
-def no_four_cycles(grid: Grid, e: list[int], at: dict[tuple[int, int], int]) -> list[list[int]]:
-    """No 2x2 block uses all four of its edges (a detached 4-cycle); ``at``: edge -> index."""
-    cols, out = grid.cols, []
-    for r in range(grid.rows - 1):
-        for c in range(cols - 1):
-            v = r * cols + c
-            block = ((v, v + 1), (v, v + cols), (v + 1, v + cols + 1), (v + cols, v + cols + 1))
-            out.append([-e[at[ab]] for ab in block])
-    return out
 
 
 def ask(sat, grid: Grid, e: list[int], planted: set[int], assume: list[int], budget: int):

@@ -17,6 +17,7 @@ from models import registry
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
 from models.errors import UsageError
 from models.numberlink.encodings import _scanline as sl
+from models.numberlink.encodings._race import Member
 from models.numberlink.encodings._scanline_memo import FIRST_ENTRIES
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.scanline_numba import (
@@ -295,9 +296,15 @@ def test_the_complete_search_takes_short_turns_beside_the_corner_search() -> Non
     assert counters["nodes"] == 1_003_446 + 1_003_446 // RACE_NODES * COMPLETE_NODES
 
 
-def test_backup_proves_and_enumerates_soundly() -> None:
-    """The backup is complete: with it joining at once, boards with no cover are proved
-    infeasible, and check_unique continues whichever complete search answered."""
+def _member(enc: ScanlineNumba, name: str):
+    return next(m.search for m in enc.backups if m.name == name)
+
+
+def test_backups_prove_and_enumerate_soundly() -> None:
+    """The backup and the CNF are complete: with them joining at once, boards with no
+    cover are proved infeasible, and check_unique continues the complete search that
+    answered (the path search) or enumerates with the scan search (after the CNF's or the
+    local fill's cover)."""
 
     def raced(board: Board) -> ScanlineNumba:
         enc = ScanlineNumba({})
@@ -309,16 +316,94 @@ def test_backup_proves_and_enumerates_soundly() -> None:
         enc = raced(_load(path))
         assert enc.solve(Limits(time_limit_s=10)).status == INFEASIBLE, path
     several = raced(parse("3 0 0 1\n0 0 1 2\n3 2 0 0\n"))
-    several.race_nodes = several.search_nodes = 1  # the scan searches crawl: the backup answers
+    several.race_nodes = several.search_nodes = 1  # the scan searches crawl: a backup answers
     assert several.solve(Limits(time_limit_s=10)).status == SOLVED
-    assert several.found is several.backup
+    assert several.found in [m.search for m in several.backups]
     assert several.check_unique(Limits(time_limit_s=10)) is False
-    answered = 0
+    answered = set()
     for path in sorted(glob.glob("instances/numberlink/unique/u_1[05]x*.txt")):
         enc = raced(_load(path))
-        enc.race_nodes = enc.search_nodes = 1  # the scan searches crawl: the backup answers
+        enc.race_nodes = enc.search_nodes = 1  # the scan searches crawl: a backup answers
         out = enc.solve(Limits(time_limit_s=10))
         assert out.status == SOLVED and verify(_load(path), out.solution) is None
-        answered += enc.found is enc.backup
+        answered |= {m.name for m in enc.backups if m.search is enc.found}
         assert enc.check_unique(Limits(time_limit_s=10)) is True, path
     assert answered
+
+
+SEVERAL = "3 0 0 1\n0 0 1 2\n3 2 0 0\n"  # a board with several covers
+ONE = "instances/numberlink/winding/w_8x8_s1.txt"  # proved unique
+
+
+@pytest.mark.parametrize(
+    ("name", "board", "unique"),
+    [
+        ("backup", SEVERAL, False),
+        ("backup", ONE, True),
+        ("sat", SEVERAL, False),
+        ("sat", ONE, True),
+        ("fill", SEVERAL, False),  # (the fill gives up on the unique board: no cover)
+    ],
+)
+def test_check_unique_after_each_member_answered(name: str, board: str, unique: bool) -> None:
+    """Whichever member found the cover (the others left out, the scan searches
+    crawling), check_unique tells a board with several covers from one with a single
+    cover: it continues the path search, or enumerates with the scan search and compares
+    covers path by path (a member may walk a path from its other end)."""
+    enc = ScanlineNumba({})
+    enc.build(_load(board) if board.endswith(".txt") else parse(board), Limits())
+    full = enc.make_backups
+    enc.make_backups = lambda: [m for m in full() if m.name == name]
+    enc.backup_after, enc.race_nodes, enc.search_nodes = 0, 1, 1
+    out = enc.solve(Limits(time_limit_s=10))
+    assert out.status == SOLVED and out.counters[name] == 1, out.counters
+    assert enc.check_unique(Limits(time_limit_s=10)) is unique
+
+
+class _GivesUp:
+    """A race member that is out of moves at once (as the local fill is on a board it
+    cannot fill)."""
+
+    def step(self, budget: int) -> int:
+        return sl.EXHAUSTED
+
+    def counters(self) -> dict[str, float]:
+        return {}
+
+
+def test_an_incomplete_member_giving_up_is_no_proof() -> None:
+    """Only a complete search's exhaustion proves infeasible: an incomplete member that
+    gives up leaves the race, and the answer comes from the others."""
+    board = _load("instances/numberlink/winding/w_10x10_s1.txt")
+    enc = ScanlineNumba({})
+    enc.build(board, Limits())
+    enc.backup_after = 0
+    enc.race_nodes = enc.search_nodes = 1  # the quitter's turn comes before any answer
+    enc.make_backups = lambda: [Member("quitter", _GivesUp(), 1, False)]
+    out = enc.solve(Limits(time_limit_s=10))
+    assert out.status == SOLVED and verify(board, out.solution) is None
+    assert out.counters["quitter"] == 0 and out.counters["nodes"] > 2  # it ran on
+    proving = ScanlineNumba({})
+    proving.build(board, Limits())
+    proving.backup_after = 0
+    proving.race_nodes = proving.search_nodes = 1
+    proving.make_backups = lambda: [Member("quitter", _GivesUp(), 1, True)]
+    assert proving.solve(Limits(time_limit_s=10)).status == INFEASIBLE  # what "complete" means
+
+
+@pytest.mark.parametrize(
+    ("spec", "member"),
+    [
+        ("gen:numberlink:20x20:2:pairs=8", "fill"),  # few long paths: the local fill
+        ("instances/numberlink/unique/u_50x50_s1.txt", "sat"),  # dense, touching: the CNF
+    ],
+)
+def test_boards_the_scan_searches_cannot_answer_go_to_a_backup(spec: str, member: str) -> None:
+    """Covers that touch themselves leave the corner rules nothing to find and the
+    complete scan search thrashes: on a generated 20x20 with eight pairs the local fill
+    finds a cover, on the dense 50x50 of unique/ the CNF (both 0.2-1 s here, out of time
+    before they joined the race)."""
+    board = _load(spec)
+    status, solution, counters = _solve(board)
+    assert status == SOLVED and verify(board, solution) is None
+    assert counters[member] == 1 and counters["untouched"] == 0

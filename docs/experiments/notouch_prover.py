@@ -39,13 +39,14 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 from pysat.card import CardEnc, EncType  # noqa: E402
 from pysat.formula import IDPool  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
-from winding_prove import no_four_cycles, planted_edges, prove_unique  # noqa: E402
+from winding_prove import planted_edges, prove_unique  # noqa: E402
 
 from models.numberlink.encodings._common import (  # noqa: E402
     cycles_without_ends,
     grid_of,
     useless_edges,
 )
+from models.numberlink.encodings.degree_sat import no_four_cycles  # noqa: E402
 from models.numberlink.rules import parse  # noqa: E402
 from models.solvers import solve_sat_conflicts  # noqa: E402
 
@@ -79,7 +80,7 @@ def notouch_cnf(board, paths):
             cnf += [[-e[i], -x[a][k], x[b][k]], [-e[i], x[a][k], -x[b][k]]]
             cnf.append([-x[a][k], -x[b][k], e[i]])  # no touch
     at = {ab: i for i, ab in enumerate(g.edges)}
-    cnf += no_four_cycles(g, e, at)
+    cnf += no_four_cycles(g, e)
     return g, e, used, cnf, planted_edges(board, paths, at)
 
 

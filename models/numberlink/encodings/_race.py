@@ -12,24 +12,39 @@ removes covers), so it is the answer; only the complete search, exhausted, prove
 ``infeasible``; with ``assume_unique`` the rule search runs alone and its exhaustion is a
 ``timeout`` that says so. No Encoding is registered from here (the class is abstract).
 
-A *backup* (optional: ``build`` sets ``self.make_backup``, a callable that makes it): a
-third, complete search of another kind, made when it joins the turns once
-the first two have spent ``backup_after`` units between them without an answer, ``backup_nodes`` of its own units a turn. Its cover is a full cover;
-being complete, its exhaustion proves ``infeasible`` like the complete search's, and
-``check_unique`` continues it. Boards answered before it joins run exactly as without it
-(same counters); its counters are reported with the prefix ``backup_`` once it joined.
+*Backups* (optional: ``build`` sets ``self.make_backups``, a callable that makes them as
+``Member``s): further searches of other kinds, made when they join the turns once the
+first two have spent ``backup_after`` units between them without an answer, each with
+its own units a turn. A cover any of them finds is a full cover. A complete member's
+exhaustion proves ``infeasible`` like the complete search's (and ``check_unique``
+continues it when it can enumerate); an incomplete one's only takes it out of the race.
+Boards answered before they join run exactly as without them (same counters); a
+member's counters are reported with its name as prefix once it joined, and its name
+alone is 1 when it found the answer.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Encoding, Limits, Outcome
 
 #: the codes ``step``/``next_solution`` return (both kernels use these values)
 FOUND, EXHAUSTED = 1, 2
+
+
+@dataclass(frozen=True)
+class Member:
+    """A search that joins the race late: ``name`` prefixes its counters, ``turn`` is its
+    work a turn, ``complete`` says whether its exhaustion is a proof."""
+
+    name: str
+    search: Any
+    turn: int
+    complete: bool
 
 
 class RacingSearch(Encoding):
@@ -42,9 +57,8 @@ class RacingSearch(Encoding):
     search: Any
     untouched: Any
     unique: bool
-    make_backup: Any = None  # makes a complete search of another kind, or None
-    backup_after: int = 0  # cells the first two spend before the backup joins
-    backup_nodes: int = 0  # the backup's work per turn
+    make_backups: Callable[[], list[Member]] | None = None  # the searches that join late
+    backup_after: int = 0  # cells the first two spend before the backups join
 
     @classmethod
     def proves_infeasible(cls, options) -> bool:
@@ -54,7 +68,7 @@ class RacingSearch(Encoding):
         """Call at the end of ``build``: nothing found yet."""
         self.found: Any = None  # the search that answered (a cover or a proof)
         self.solved = False
-        self.backup: Any = None  # made when it joins the race
+        self.backups: list[Member] = []  # made when they join the race
 
     def _on_found(self, search: Any) -> None:
         """Hook: a search of the race just found a cover."""
@@ -71,10 +85,10 @@ class RacingSearch(Encoding):
             for key, value in self.untouched.counters().items():
                 counters[key] += value
             counters["untouched"] = int(self.found is self.untouched)
-        if self.backup is not None:
-            for key, value in self.backup.counters().items():
-                counters[f"backup_{key}"] = value
-            counters["backup"] = int(self.found is self.backup)
+        for member in self.backups:
+            for key, value in member.search.counters().items():
+                counters[f"{member.name}_{key}"] = value
+            counters[member.name] = int(self.found is member.search)
         if code is None:
             return Outcome(TIMEOUT, counters=counters, message="time limit")
         if code == FOUND:
@@ -90,21 +104,25 @@ class RacingSearch(Encoding):
         return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
 
     def _race(self, deadline: float | None) -> int | None:
-        """The rule search and the complete one in turns of ``race_nodes``: the first cover
-        either finds is the answer; the rule search, exhausted, leaves the complete one
-        alone; the complete one, exhausted, is a proof."""
+        """The rule search and the complete one in turns of ``race_nodes``, the backups
+        with them once they joined: the first cover any finds is the answer; the rule
+        search or an incomplete backup, exhausted, leaves the race; a complete search
+        exhausted is a proof."""
         live = [self.untouched, self.search]
-        spent = 0
+        turns: dict[int, Member] = {}
+        spent, joined = 0, False
         while True:
             if deadline is not None and time.monotonic() >= deadline:
                 return None
-            if self.make_backup is not None and self.backup is None and spent >= self.backup_after:
-                self.backup = self.make_backup()
-                live.append(self.backup)
+            if self.make_backups is not None and not joined and spent >= self.backup_after:
+                joined, self.backups = True, self.make_backups()
+                turns = {id(m.search): m for m in self.backups}
+                live += [m.search for m in self.backups]
             for search in list(live):
+                member = turns.get(id(search))
                 budget = self.race_nodes
-                if search is self.backup:
-                    budget = self.backup_nodes
+                if member is not None:
+                    budget = member.turn
                 elif search is self.search and self.search_nodes:
                     budget = self.search_nodes
                 code = search.step(budget)
@@ -113,11 +131,11 @@ class RacingSearch(Encoding):
                     self.found = search
                     return code
                 if code == EXHAUSTED:
-                    if search is not self.untouched:  # a complete search: a proof
-                        self.found = search
+                    if search is self.search or (member is not None and member.complete):
+                        self.found = search  # a complete search: a proof
                         return code
                     live.remove(search)
-                if search is not self.backup:
+                if member is None:
                     spent += budget
 
     def check_unique(self, limits: Limits | None = None) -> bool | None:
@@ -127,7 +145,10 @@ class RacingSearch(Encoding):
         if self.unique or not self.solved:
             return None
         deadline = deadline_of(limits)
-        if self.found is self.search or (self.backup is not None and self.found is self.backup):
+        if self.found is self.search or any(
+            m.search is self.found and m.complete and hasattr(m.search, "next_solution")
+            for m in self.backups
+        ):
             code = self.found.next_solution(deadline)
             return None if code is None else code == EXHAUSTED
         known = self.found.paths()  # found by the rule search: enumerate every cover
@@ -137,8 +158,16 @@ class RacingSearch(Encoding):
                 return None
             if code == EXHAUSTED:
                 return True
-            if self.search.paths() != known:
+            if not _same_cover(self.search.paths(), known):
                 return False
+
+
+def _same_cover(a: dict[str, list], b: dict[str, list]) -> bool:
+    """Whether two answers are one cover (each path may be walked from either end)."""
+    as_lists = {k: [list(c) for c in p] for k, p in b.items()}
+    return a.keys() == b.keys() and all(
+        [list(c) for c in p] in (as_lists[k], as_lists[k][::-1]) for k, p in a.items()
+    )
 
 
 def run_in_chunks(

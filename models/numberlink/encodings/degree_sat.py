@@ -162,6 +162,20 @@ def detour_phases(grid: Grid, pool: IDPool, onehot: bool) -> list[int]:
     return out
 
 
+def no_four_cycles(grid: Grid, e: list[int]) -> list[list[int]]:
+    """No 2x2 block uses all four of its edges (a detached 4-cycle). The block's edges
+    by cell arithmetic, in edge order (``grid_of`` lists each cell's east edge, then its
+    south one)."""
+    cols, out = grid.cols, []
+    at = {ab: i for i, ab in enumerate(grid.edges)}
+    for r in range(grid.rows - 1):
+        for c in range(cols - 1):
+            v = r * cols + c
+            block = ((v, v + 1), (v, v + cols), (v + 1, v + cols + 1), (v + cols, v + cols + 1))
+            out.append([-e[i] for i in sorted(at[ab] for ab in block)])
+    return out
+
+
 class DegreeSat(Encoding):
     name = "degree-sat"
     puzzles = ("numberlink",)
@@ -192,12 +206,7 @@ class DegreeSat(Encoding):
             deg = 1 if v in grid.end_of else 2
             cnf += exactly([e[i] for i in grid.incident[v]], deg, pool, self.option("card"))
         cnf += onehot_colours(grid, e, x, pool, amo) if onehot else binary_colours(grid, e, pool)
-        for r in range(grid.rows - 1):
-            for c in range(grid.cols - 1):
-                v = r * grid.cols + c
-                block = {v, v + 1, v + grid.cols, v + grid.cols + 1}
-                inner = [i for i, (a, b) in enumerate(grid.edges) if a in block and b in block]
-                cnf.append([-e[i] for i in inner])
+        cnf += no_four_cycles(grid, e)
         cnf += window_cuts(grid, e, self.option("windows"))
         self.cnf = cnf
         self.phases = detour_phases(grid, pool, onehot) if self.option("phases") == "detour" else []

@@ -22,12 +22,17 @@ Options:
   ``COMPLETE_NODES`` cells (about equal time; fixed, so the counters repeat). A cover
   either finds is a full cover (the rules only remove covers), so it is the answer;
   only the complete search, exhausted, answers ``infeasible``. On boards whose covers
-  touch themselves (dense boards, where the corner rules find nothing) and the scan
-  searches stall, ``pathsearch-numba``'s complete search joins the turns as a *backup*
-  (``_race.py``) after ``BACKUP_AFTER`` cells: a different order (most constrained path
-  end first, with region and cut rules)
-  that answers such boards in a few thousand decisions. Complete, so its exhaustion
-  proves ``infeasible`` too and ``check_unique`` continues it when it answered.
+  touch themselves (dense boards, and boards with many covers and few long paths, where
+  the corner rules find nothing) and the scan searches stall, three searches of other
+  kinds join the turns after ``BACKUP_AFTER`` cells (``_race.py``, ``_race_members.py``),
+  each turn about as long as the others': ``pathsearch-numba``'s complete search (the
+  *backup*: most constrained path end first, with region and cut rules; it answers the
+  dense boards of ``unique/`` up to 25x25 in a few thousand decisions), ``degree-sat``'s
+  CNF (*sat*: the dense ones from 30x30 and boards with many short paths) and
+  ``fill-sat``'s route-and-fill local search (*fill*: few long paths, many covers). The
+  first two are complete, so their exhaustion proves ``infeasible`` too; the fill only
+  finds covers. ``check_unique`` continues the backup when it answered, else enumerates
+  with the complete scan search.
 * ``memo``: remember failed states (on boards under ``MEMO_CELLS`` cells); ``nest``:
   the nesting rule. Both for the complete search only: the corner rules make the
   future depend on more than the frontier, and the search with them only looks for
@@ -40,8 +45,9 @@ every full cover exactly once, so another cover means "not unique" and an exhaus
 search "unique".
 
 Counters are ``_scanline.py``'s, summed over both scan searches, plus ``untouched`` (1
-when the search with the corner rules found the answer); once the backup joined, its
-counters with the prefix ``backup_`` and ``backup`` (1 when it found the answer).
+when the search with the corner rules found the answer); once the backups joined, each
+one's counters with the prefix ``backup_``, ``sat_`` or ``fill_``, and ``backup``,
+``sat`` or ``fill`` (1 for the one that found the answer).
 
 The kernel is compiled on first import and cached on disk (numba ``cache=True``);
 importing this module runs it once on a 2x2 board, so the warm parent of a sweep has it
@@ -58,11 +64,13 @@ import numpy as np
 
 from models.base import Limits, ModelSize
 from models.numberlink.encodings import _scanline as sl
-from models.numberlink.encodings._race import EXHAUSTED, FOUND, RacingSearch, run_in_chunks
+from models.numberlink.encodings._race import EXHAUSTED, FOUND, Member, RacingSearch, run_in_chunks
+from models.numberlink.encodings._race_members import CnfSearch, FillSearch
 from models.numberlink.encodings._scanline_memo import allocate, capacity_limit, grow
 from models.numberlink.encodings._scanline_rules import side_keys
 from models.numberlink.encodings.pathsearch_numba import PathSearch
 from models.numberlink.rules import Board
+from models.solvers import version
 
 FIRST_CHUNK = 5_000
 CHUNK_S = 0.05
@@ -80,6 +88,10 @@ COMPLETE_NODES = RACE_NODES // 4
 #: as long as the corner search's)
 BACKUP_AFTER = 60_000
 BACKUP_WORK = 80_000
+#: with it, degree-sat's CNF (SAT_CONFLICTS conflicts a turn) and fill-sat's local search
+#: (FILL_WORK free cells scanned a turn), each turn about as long as the others'
+SAT_CONFLICTS = 150
+FILL_WORK = 2_000
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
@@ -295,7 +307,10 @@ class ScanlineNumba(RacingSearch):
 
     @classmethod
     def solver_version(cls) -> str:
-        return f"puzzle-bench scanline search (numba {numba.__version__})"
+        return (
+            f"puzzle-bench scanline search (numba {numba.__version__}; its CNF backup: "
+            f"{version('pysat')})"
+        )
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         self.unique = bool(self.option("assume_unique"))
@@ -307,8 +322,13 @@ class ScanlineNumba(RacingSearch):
         self._reset()
         n = instance.rows * instance.cols
         if self.untouched is not None:
-            self.make_backup = lambda: PathSearch(instance, False)
-            self.backup_after, self.backup_nodes = BACKUP_AFTER, max(4, BACKUP_WORK // n)
+            seed = limits.seed
+            self.make_backups = lambda: [
+                Member("backup", PathSearch(instance, False), max(4, BACKUP_WORK // n), True),
+                Member("sat", CnfSearch(instance), SAT_CONFLICTS, True),
+                Member("fill", FillSearch(instance, seed), FILL_WORK, False),
+            ]
+            self.backup_after = BACKUP_AFTER
         edges = instance.rows * (instance.cols - 1) + instance.cols * (instance.rows - 1)
         return ModelSize(n_vars=n, n_constraints=edges)
 
