@@ -14,8 +14,10 @@ removes covers), so it is the answer; only the complete search, exhausted, prove
 
 *Backups* (optional: ``build`` sets ``self.make_backups``, a callable that makes them as
 ``Member``s): further searches of other kinds, made when they join the turns once the
-first two have spent ``backup_after`` units between them without an answer, each with
-its own units a turn. A cover any of them finds is a full cover. A complete member's
+first two have spent ``backup_after`` units between them without an answer. Each round
+one of them takes a turn (of its own units) after the first two, in rotation, so the
+rule search keeps a third of the time on boards it answers late; once the rule search
+has left (exhausted), every backup takes a turn each round. A cover any of them finds is a full cover. A complete member's
 exhaustion proves ``infeasible`` like the complete search's (and ``check_unique``
 continues it when it can enumerate); an incomplete one's only takes it out of the race.
 Boards answered before they join run exactly as without them (same counters); a
@@ -104,22 +106,28 @@ class RacingSearch(Encoding):
         return Outcome(INFEASIBLE, counters=counters, message="search exhausted")
 
     def _race(self, deadline: float | None) -> int | None:
-        """The rule search and the complete one in turns of ``race_nodes``, the backups
-        with them once they joined: the first cover any finds is the answer; the rule
-        search or an incomplete backup, exhausted, leaves the race; a complete search
-        exhausted is a proof."""
+        """The rule search and the complete one in turns of ``race_nodes``; once the
+        backups joined, one of them takes a turn after those two each round, in rotation,
+        or all of them once the rule search has left. The first cover any finds is the
+        answer; the rule search or an incomplete backup,
+        exhausted, leaves the race; a complete search exhausted is a proof."""
         live = [self.untouched, self.search]
-        turns: dict[int, Member] = {}
-        spent, joined = 0, False
+        late: list[Member] = []
+        spent, joined, rounds = 0, False, 0
         while True:
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             if self.make_backups is not None and not joined and spent >= self.backup_after:
                 joined, self.backups = True, self.make_backups()
-                turns = {id(m.search): m for m in self.backups}
-                live += [m.search for m in self.backups]
-            for search in list(live):
-                member = turns.get(id(search))
+                late = list(self.backups)
+            turn: list[tuple[Any, Member | None]] = [(search, None) for search in live]
+            if late and self.untouched in live:  # one backup a round, in rotation
+                member = late[rounds % len(late)]
+                turn.append((member.search, member))
+            else:  # the rule search has left: every backup takes a turn each round
+                turn += [(m.search, m) for m in late]
+            rounds += 1
+            for search, member in turn:
                 budget = self.race_nodes
                 if member is not None:
                     budget = member.turn
@@ -134,7 +142,10 @@ class RacingSearch(Encoding):
                     if search is self.search or (member is not None and member.complete):
                         self.found = search  # a complete search: a proof
                         return code
-                    live.remove(search)
+                    if member is not None:
+                        late.remove(member)
+                    else:
+                        live.remove(search)
                 if member is None:
                     spent += budget
 

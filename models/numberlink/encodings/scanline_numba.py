@@ -90,8 +90,8 @@ BACKUP_AFTER = 60_000
 BACKUP_WORK = 80_000
 #: with it, degree-sat's CNF (SAT_CONFLICTS conflicts a turn) and fill-sat's local search
 #: (FILL_WORK free cells scanned a turn), each turn about as long as the others'
-SAT_CONFLICTS = 150
-FILL_WORK = 2_000
+SAT_CONFLICTS = 75
+FILL_WORK = 1_000
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
