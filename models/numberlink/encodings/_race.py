@@ -17,12 +17,12 @@ removes covers), so it is the answer; only the complete search, exhausted, prove
 first two have spent ``backup_after`` units between them without an answer. Each round
 one of them takes a turn (of its own units) after the first two, in rotation, so the
 rule search keeps a third of the time on boards it answers late; once the rule search
-has left (exhausted), every backup takes a turn each round. A cover any of them finds is a full cover. A complete member's
-exhaustion proves ``infeasible`` like the complete search's (and ``check_unique``
-continues it when it can enumerate); an incomplete one's only takes it out of the race.
-Boards answered before they join run exactly as without them (same counters); a
-member's counters are reported with its name as prefix once it joined, and its name
-alone is 1 when it found the answer.
+has left (exhausted), every backup takes a turn each round. A cover any of them finds
+is a full cover. A complete member's exhaustion proves ``infeasible`` like the complete
+search's (and ``check_unique`` continues it when it can enumerate); an incomplete one's
+only takes it out of the race. Boards answered before they join run exactly as without
+them (same counters); a member's counters are reported with its name as prefix once it
+joined, and its name alone is 1 when it found the answer.
 """
 
 from __future__ import annotations
@@ -109,8 +109,8 @@ class RacingSearch(Encoding):
         """The rule search and the complete one in turns of ``race_nodes``; once the
         backups joined, one of them takes a turn after those two each round, in rotation,
         or all of them once the rule search has left. The first cover any finds is the
-        answer; the rule search or an incomplete backup,
-        exhausted, leaves the race; a complete search exhausted is a proof."""
+        answer; the rule search or an incomplete backup, exhausted, leaves the race; a
+        complete search exhausted is a proof."""
         live = [self.untouched, self.search]
         late: list[Member] = []
         spent, joined, rounds = 0, False, 0

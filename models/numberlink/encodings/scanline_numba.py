@@ -24,8 +24,9 @@ Options:
   only the complete search, exhausted, answers ``infeasible``. On boards whose covers
   touch themselves (dense boards, and boards with many covers and few long paths, where
   the corner rules find nothing) and the scan searches stall, three searches of other
-  kinds join the turns after ``BACKUP_AFTER`` cells (``_race.py``, ``_race_members.py``),
-  each turn about as long as the others': ``pathsearch-numba``'s complete search (the
+  kinds join the turns after ``BACKUP_AFTER`` cells (``_race.py``, ``_race_members.py``;
+  one of them a round, in rotation, while the corner search is still in the race; each
+  turn about as long as the others'): ``pathsearch-numba``'s complete search (the
   *backup*: most constrained path end first, with region and cut rules; it answers the
   dense boards of ``unique/`` up to 25x25 in a few thousand decisions), ``degree-sat``'s
   CNF (*sat*: the dense ones from 30x30 and boards with many short paths) and
