@@ -77,11 +77,9 @@ def label_key(label: str) -> tuple[int, int, str]:
 
 def parse(text: str, source: str = "<text>") -> Board:
     """Parse any of the three forms; raise InstanceError naming source, line and problem."""
-    lines = [(i, line.rstrip()) for i, line in enumerate(text.splitlines(), start=1)]
-    lines = [(i, line) for i, line in lines if line.strip() and not _COMMENT.match(line)]
-    if not lines:
+    tokens = _content(text)
+    if not tokens:
         raise InstanceError(source, "empty board")
-    tokens = [(i, line.split()) for i, line in lines]
     integer_form = any(len(t) > 1 for _, t in tokens) or all(
         _INT.fullmatch(tok) for _, t in tokens for tok in t
     )
@@ -115,6 +113,15 @@ def parse(text: str, source: str = "<text>") -> Board:
     return Board(len(rows), width, tuple(tuple(r) for r in rows), form)
 
 
+def _content(text: str) -> list[tuple[int, list[str]]]:
+    """(line number from 1, its tokens) for every line that is neither blank nor a comment."""
+    return [
+        (i, line.split())
+        for i, line in enumerate(text.splitlines(), start=1)
+        if line.strip() and not _COMMENT.match(line)
+    ]
+
+
 def _is_header(tokens: list[str]) -> bool:
     return len(tokens) == 2 and all(_INT.fullmatch(tok) for tok in tokens)
 
@@ -146,11 +153,7 @@ def split(text: str) -> list[tuple[int, str]]:
     """The boards of a collection file: one per ``WIDTH HEIGHT`` header, each with the line
     it starts on. A file that does not open with a header is one board (as before)."""
     lines = text.splitlines()
-    content = [
-        (i, line.split())
-        for i, line in enumerate(lines, start=1)
-        if line.strip() and not _COMMENT.match(line)
-    ]
+    content = _content(text)
     starts = [
         k
         for k, (_, toks) in enumerate(content)

@@ -162,7 +162,7 @@ class RacingSearch(Encoding):
         ):
             code = self.found.next_solution(deadline)
             return None if code is None else code == EXHAUSTED
-        known = self.found.paths()  # found by the rule search: enumerate every cover
+        known = self.found.paths()  # found by a search that cannot enumerate: the scan one does
         while True:
             code = self.search.next_solution(deadline)
             if code is None:

@@ -14,8 +14,8 @@ conflicts (``instances/numberlink/README.md``). Each keeps the contract of a rac
   every cover), as ``degree-sat`` does; an unsatisfiable formula is a proof that no cover
   exists, so its ``EXHAUSTED`` proves ``infeasible``.
 * ``FillSearch`` (not complete): a turn is ``budget`` units of work (a hole move scans
-  the free cells: one unit each), a fresh routing every ``fill_sat.STEPS`` moves; a state without free cells is a cover. It gives up (``EXHAUSTED``,
-  never a proof) when the routing's colour count shows no fill can exist, or after
+  the free cells: one unit each), a fresh routing every ``fill_sat.STEPS`` moves; a
+  state without free cells is a cover. It gives up (``EXHAUSTED``, never a proof) when the routing's colour count shows no fill can exist, or after
   ``fill_sat.STEPS_PER_CELL`` moves per cell, so on boards it cannot fill it costs a
   bounded share of the time. Seeded: its counters repeat for a seed.
 """
@@ -27,14 +27,14 @@ import random
 from pysat.solvers import Solver
 
 from models.base import Limits
-from models.numberlink.encodings._common import grid_of, solution_or_cycles
+from models.numberlink.encodings._common import grid_of
 from models.numberlink.encodings._race import EXHAUSTED, FOUND
 from models.numberlink.encodings.degree_sat import DegreeSat
-from models.numberlink.encodings.fill_sat import STEPS, STEPS_PER_CELL, LocalFill
+from models.numberlink.encodings.fill_sat import STEPS, STEPS_PER_CELL, FillSat, LocalFill
 from models.numberlink.rules import Board
 from models.solvers import solve_sat_conflicts
 
-SPAN = 16  # fill-sat's default span of a cut
+SPAN = FillSat.option_choices["span"][0]  # fill-sat's default span of a cut
 
 
 class CnfSearch:
@@ -54,16 +54,9 @@ class CnfSearch:
         self.rounds += 1
         if answer is False:
             return EXHAUSTED
-        model, e, grid = self.sat.get_model(), self.model.e, self.model.grid
-        used = [i for i in range(len(e)) if model[e[i] - 1] > 0]
-        self.solution, cycles = solution_or_cycles(grid, used, join=True)
-        if self.solution is not None:
-            return FOUND
-        for cells in cycles:
-            for clause in self.model._cuts(grid, cells, used):
-                self.sat.add_clause(clause)
-                self.cuts += 1
-        return 0
+        self.solution, added = self.model.read_model(self.sat)
+        self.cuts += added
+        return 0 if self.solution is None else FOUND
 
     def paths(self) -> dict[str, list[list[int]]]:
         assert self.solution is not None
@@ -75,7 +68,7 @@ class CnfSearch:
 
 
 class FillSearch:
-    """``fill-sat``'s local search, ``budget`` hole moves a turn."""
+    """``fill-sat``'s local search, ``budget`` units of work a turn."""
 
     def __init__(self, board: Board, seed: int):
         self.grid = grid_of(board)
@@ -112,10 +105,7 @@ class FillSearch:
 
     def paths(self) -> dict[str, list[list[int]]]:
         assert self.fill is not None and not self.fill.free
-        return {
-            self.grid.labels[k]: [list(self.grid.cell(v)) for v in path]
-            for k, path in self.fill.paths.items()
-        }
+        return self.fill.cover()
 
     def counters(self) -> dict[str, float]:
         return {"attempts": self.attempts, "steps": self.steps}

@@ -213,7 +213,6 @@ class DegreeSat(Encoding):
         return ModelSize(pool.top, len(cnf))
 
     def solve(self, limits: Limits) -> Outcome:
-        grid, e = self.grid, self.e
         deadline = None if limits.time_limit_s is None else time.monotonic() + limits.time_limit_s
         rounds, cuts = 0, 0
         with Solver(name=self.option("backend"), bootstrap_with=self.cnf) as sat:
@@ -227,15 +226,25 @@ class DegreeSat(Encoding):
                     return Outcome(TIMEOUT, None, counters, "time limit")
                 if answer is False:
                     return Outcome(INFEASIBLE, None, counters)
-                model = sat.get_model()
-                used = [i for i in range(len(e)) if model[e[i] - 1] > 0]
-                solution, cycles = solution_or_cycles(grid, used, self.option("repair") == "join")
+                solution, added = self.read_model(sat)
                 if solution is not None:
                     return Outcome(SOLVED, solution, counters)
-                for cells in cycles:
-                    for clause in self._cuts(grid, cells, used):
-                        sat.add_clause(clause)
-                        cuts += 1
+                cuts += added
+
+    def read_model(self, sat) -> tuple[dict | None, int]:
+        """The solver's model as a solution, or None with the cuts of its detached cycles
+        added to ``sat`` (their count): every SAT loop over this CNF reads models so."""
+        model, e, grid = sat.get_model(), self.e, self.grid
+        used = [i for i in range(len(e)) if model[e[i] - 1] > 0]
+        solution, cycles = solution_or_cycles(grid, used, self.option("repair") == "join")
+        if solution is not None:
+            return solution, 0
+        added = 0
+        for cells in cycles:
+            for clause in self._cuts(grid, cells, used):
+                sat.add_clause(clause)
+                added += 1
+        return None, added
 
     def _cuts(self, grid: Grid, cells: list[int], used: list[int]) -> list[list[int]]:
         e, how, inside = self.e, self.option("cut"), set(cells)

@@ -95,6 +95,13 @@ class LocalFill:
             self._index(k)
         return True
 
+    def cover(self) -> dict[str, list[list[int]]]:
+        """The paths as an answer (label -> cells), once no cell is free."""
+        return {
+            self.grid.labels[k]: [list(self.grid.cell(v)) for v in path]
+            for k, path in self.paths.items()
+        }
+
     def balanced(self) -> bool:
         """Whether the free cells hold as many dark cells as light ones."""
         cols = self.grid.cols
@@ -195,10 +202,7 @@ class FillSat(DegreeSat):
                 fill.step()
                 steps += 1
             if not fill.free:
-                cells = {
-                    self.grid.labels[k]: [list(self.grid.cell(v)) for v in path]
-                    for k, path in fill.paths.items()
-                }
+                cells = fill.cover()
                 no_sat = dict.fromkeys(effort_counters(self.solver), 0)  # no SAT call made
                 counters = {**no_sat, "attempts": attempts, "steps": steps}
                 return Outcome(SOLVED, {"paths": cells}, counters)

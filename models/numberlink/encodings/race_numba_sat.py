@@ -27,7 +27,6 @@ from pysat.solvers import Solver
 
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits, ModelSize, Outcome
 from models.numberlink.encodings import _pathsearch as ps
-from models.numberlink.encodings._common import solution_or_cycles
 from models.numberlink.encodings.degree_sat import DegreeSat
 from models.numberlink.encodings.pathsearch_numba import PathSearch
 from models.numberlink.rules import Board
@@ -82,16 +81,10 @@ class RaceNumbaSat(DegreeSat):
                 stats["rounds"] += 1
                 if answer is False:
                     return self._out(INFEASIBLE, None, sat, stats)
-                model = sat.get_model()
-                used = [i for i in range(len(self.e)) if model[self.e[i] - 1] > 0]
-                join = self.option("repair") == "join"
-                solution, cycles = solution_or_cycles(self.grid, used, join)
+                solution, added = self.read_model(sat)
                 if solution is not None:
                     return self._out(SOLVED, solution, sat, stats)
-                for cells in cycles:
-                    for clause in self._cuts(self.grid, cells, used):
-                        sat.add_clause(clause)
-                        stats["cuts"] += 1
+                stats["cuts"] += added
         finally:
             if sat is not None:
                 sat.delete()
