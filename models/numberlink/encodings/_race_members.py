@@ -34,7 +34,7 @@ from models.numberlink.encodings.fill_sat import STEPS, STEPS_PER_CELL, FillSat,
 from models.numberlink.rules import Board
 from models.solvers import solve_sat_conflicts
 
-SPAN = FillSat.option_choices["span"][0]  # fill-sat's default span of a cut
+SPAN = FillSat({}).option("span")  # fill-sat's default span of a cut
 
 
 class CnfSearch:
