@@ -24,6 +24,7 @@ from models.numberlink.encodings.scanline_numba import (
     BACKUP_AFTER,
     COMPLETE_NODES,
     MEMO_CELLS,
+    PARTNER_AFTER,
     RACE_NODES,
     ScanlineNumba,
     ScanSearch,
@@ -286,14 +287,33 @@ def test_dense_touching_board_answered_by_the_backup() -> None:
 
 def test_the_complete_search_takes_short_turns_beside_the_corner_search() -> None:
     """The race's turns are about equal in time, not in cells: on the proved-unique
-    50x50 of winding-large the corner search answers after 1,003,446 cells, and the
-    complete scan search spends a quarter of that beside it (1,250 cells a turn against
-    5,000), not as much again; the backup, joined after BACKUP_AFTER cells, never answers."""
+    50x50 of winding-large the corner search (without its partner, the clauses) answers
+    after 1,003,446 cells, and the complete scan search spends a quarter of that beside it
+    (1,250 cells a turn against 5,000), not as much again; the backup, joined after
+    BACKUP_AFTER cells, never answers."""
     board = _load("instances/numberlink/winding-large/wl_50x50_s1.txt")
-    status, solution, counters = _solve(board)
+    enc = ScanlineNumba({})
+    enc.build(board, Limits())
+    enc.make_partners = None
+    out = enc.solve(Limits(time_limit_s=20))
+    assert out.status == SOLVED and verify(board, out.solution) is None
+    assert out.counters["untouched"] == 1 and out.counters["backup"] == 0
+    assert out.counters["nodes"] == 1_003_446 + 1_003_446 // RACE_NODES * COMPLETE_NODES
+
+
+@pytest.mark.parametrize("assume_unique", [False, True])
+def test_the_corner_rules_as_clauses_answer_where_the_corner_search_thrashes(
+    assume_unique: bool,
+) -> None:
+    """On a board planted at people's density (50x50, 65 pairs) the corner search is
+    stuck on parallel strands that can only turn together; its partner, degree-sat's CNF
+    with the same rules as clauses, joins after PARTNER_AFTER cells and answers in about
+    10,000 conflicts, in both modes (its cover is a full cover either way)."""
+    board = _load("instances/numberlink/planted/p_50x50_s1_d74.txt")
+    status, solution, counters = _solve(board, assume_unique=assume_unique)
     assert status == SOLVED and verify(board, solution) is None
-    assert counters["untouched"] == 1 and counters["backup"] == 0
-    assert counters["nodes"] == 1_003_446 + 1_003_446 // RACE_NODES * COMPLETE_NODES
+    assert counters["corner_sat"] == 1 and counters["corner_sat_conflicts"] < 50_000
+    assert counters.get("untouched", 0) == 0 and counters["nodes"] >= PARTNER_AFTER
 
 
 def _member(enc: ScanlineNumba, name: str):
@@ -343,6 +363,8 @@ ONE = "instances/numberlink/winding/w_8x8_s1.txt"  # proved unique
         ("sat", SEVERAL, False),
         ("sat", ONE, True),
         ("fill", SEVERAL, False),  # (the fill gives up on the unique board: no cover)
+        ("corner_sat", "0 0 0 0\n0 1 1 0\n0 0 0 0\n", False),  # (SEVERAL's covers all touch)
+        ("corner_sat", ONE, True),
     ],
 )
 def test_check_unique_after_each_member_answered(name: str, board: str, unique: bool) -> None:
@@ -352,9 +374,11 @@ def test_check_unique_after_each_member_answered(name: str, board: str, unique: 
     covers path by path (a member may walk a path from its other end)."""
     enc = ScanlineNumba({})
     enc.build(_load(board) if board.endswith(".txt") else parse(board), Limits())
-    full = enc.make_backups
-    enc.make_backups = lambda: [m for m in full() if m.name == name]
-    enc.backup_after, enc.race_nodes, enc.search_nodes = 0, 1, 1
+    backups, partners = enc.make_backups, enc.make_partners
+    enc.make_backups = lambda: [m for m in backups() if m.name == name]
+    enc.make_partners = lambda: [m for m in partners() if m.name == name]
+    enc.backup_after = enc.partner_after = 0
+    enc.race_nodes = enc.search_nodes = 1
     out = enc.solve(Limits(time_limit_s=10))
     assert out.status == SOLVED and out.counters[name] == 1, out.counters
     assert enc.check_unique(Limits(time_limit_s=10)) is unique

@@ -1,6 +1,7 @@
 """Plant Numberlink covers at people's density for speed trials (not proved unique).
 
     python docs/experiments/plant_numberlink_large.py /tmp/numberlink-planted 30x30:1-4 40x40:1-4 50x50:1-6
+    python docs/experiments/plant_numberlink_large.py /tmp/numberlink-sparse 50x50:1-6@74   # cells per pair
 
 The planting of ``scripts/make_winding_numberlink.py`` without its proof: a random
 Hamiltonian path cut where it touches itself, then joins and bites until about
@@ -33,17 +34,19 @@ def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     for spec in sys.argv[2:]:
+        spec, _, density = spec.partition("@")
         size, seeds = spec.split(":")
         rows, cols = map(int, size.split("x"))
         first, last = map(int, seeds.split("-"))
         for seed in range(first, last + 1):
             rng = random.Random(seed)
             cells = rows * cols
-            goal = max(2, round(cells / target_cells_per_pair(rows, cols)))
+            per_pair = float(density) if density else target_cells_per_pair(rows, cols)
+            goal = max(2, round(cells / per_pair))
             paths = wind(cut_self_touches(hamiltonian_path(rows, cols, rng)), rng, goal, 60 * cells)
             rng.shuffle(paths)
             assert not any(_touches(p) for p in paths)
-            name = f"p_{rows}x{cols}_s{seed}"
+            name = f"p_{rows}x{cols}_s{seed}" + (f"_d{density}" if density else "")
             (out / f"{name}.txt").write_text(format_board(board_of(rows, cols, paths)))
             planted = {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}
             (out / f"{name}.sol.json").write_text(json.dumps({"paths": planted}) + "\n")

@@ -12,13 +12,15 @@ removes covers), so it is the answer; only the complete search, exhausted, prove
 ``infeasible``; with ``assume_unique`` the rule search runs alone and its exhaustion is a
 ``timeout`` that says so. No Encoding is registered from here (the class is abstract).
 
-*Backups* (optional: ``build`` sets ``self.make_backups``, a callable that makes them as
-``Member``s): further searches of other kinds, made when they join the turns once the
-first two have spent ``backup_after`` units between them without an answer. Each round
-one of them takes a turn (of its own units) after the first two, in rotation, so the
-rule search keeps a third of the time on boards it answers late; once the rule search
-has left (exhausted), every backup takes a turn each round. A cover any of them finds
-is a full cover. A complete member's exhaustion proves ``infeasible`` like the complete
+*Partners* and *backups* (optional: ``build`` sets ``self.make_partners`` and
+``self.make_backups``, callables that make them as ``Member``s): further searches of
+other kinds, made when they join the turns once the first two have spent
+``partner_after`` (``backup_after``) units between them without an answer. A partner
+takes a turn (of its own units) every round. Of the backups one takes a turn each round
+after the others, in rotation, so the rule search keeps a third of the time on boards it
+answers late; once the rule search has left (exhausted), every backup takes a turn each
+round. With ``assume_unique`` the search with the rule races its partners alone (no
+complete search, no backups). A cover any of them finds is a full cover. A complete member's exhaustion proves ``infeasible`` like the complete
 search's (and ``check_unique`` continues it when it can enumerate); an incomplete one's
 only takes it out of the race. Boards answered before they join run exactly as without
 them (same counters); a member's counters are reported with its name as prefix once it
@@ -61,6 +63,8 @@ class RacingSearch(Encoding):
     unique: bool
     make_backups: Callable[[], list[Member]] | None = None  # the searches that join late
     backup_after: int = 0  # cells the first two spend before the backups join
+    make_partners: Callable[[], list[Member]] | None = None  # join early, a turn every round
+    partner_after: int = 0
 
     @classmethod
     def proves_infeasible(cls, options) -> bool:
@@ -70,14 +74,14 @@ class RacingSearch(Encoding):
         """Call at the end of ``build``: nothing found yet."""
         self.found: Any = None  # the search that answered (a cover or a proof)
         self.solved = False
-        self.backups: list[Member] = []  # made when they join the race
+        self.backups: list[Member] = []  # every member made so far (partners and backups)
 
     def _on_found(self, search: Any) -> None:
         """Hook: a search of the race just found a cover."""
 
     def solve(self, limits: Limits) -> Outcome:
         deadline = deadline_of(limits)
-        if self.untouched is None:
+        if self.untouched is None and self.make_partners is None:
             code = self.search.next_solution(deadline)
             self.found = self.search
         else:
@@ -111,16 +115,21 @@ class RacingSearch(Encoding):
         or all of them once the rule search has left. The first cover any finds is the
         answer; the rule search or an incomplete backup, exhausted, leaves the race; a
         complete search exhausted is a proof."""
-        live = [self.untouched, self.search]
+        live = [search for search in (self.untouched, self.search) if search is not None]
+        partners: list[Member] = []
         late: list[Member] = []
-        spent, joined, rounds = 0, False, 0
+        spent, joined, partnered, rounds = 0, False, False, 0
         while True:
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+            if self.make_partners is not None and not partnered and spent >= self.partner_after:
+                partnered, partners = True, self.make_partners()
+                self.backups += partners
             if self.make_backups is not None and not joined and spent >= self.backup_after:
-                joined, self.backups = True, self.make_backups()
-                late = list(self.backups)
+                joined, late = True, self.make_backups()
+                self.backups += late
             turn: list[tuple[Any, Member | None]] = [(search, None) for search in live]
+            turn += [(m.search, m) for m in partners]
             if late and self.untouched in live:  # one backup a round, in rotation
                 member = late[rounds % len(late)]
                 turn.append((member.search, member))
@@ -131,7 +140,7 @@ class RacingSearch(Encoding):
                 budget = self.race_nodes
                 if member is not None:
                     budget = member.turn
-                elif search is self.search and self.search_nodes:
+                elif search is self.search and self.untouched is not None and self.search_nodes:
                     budget = self.search_nodes
                 code = search.step(budget)
                 if code == FOUND:
@@ -143,7 +152,7 @@ class RacingSearch(Encoding):
                         self.found = search  # a complete search: a proof
                         return code
                     if member is not None:
-                        late.remove(member)
+                        (partners if member in partners else late).remove(member)
                     else:
                         live.remove(search)
                 if member is None:

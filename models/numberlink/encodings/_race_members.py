@@ -1,4 +1,4 @@
-"""Two more searches for the race of ``_race.py``: the CNF of ``degree-sat`` and the
+"""More searches for the race of ``_race.py``: the CNF of ``degree-sat`` and the
 route-and-fill local search of ``fill-sat``, each resumable in turns counted in work.
 
 Why in a race of scan searches: boards with many covers and few long paths
@@ -13,6 +13,13 @@ conflicts (``instances/numberlink/README.md``). Each keeps the contract of a rac
   chosen edges hold detached cycles is joined into a cover or cut away (the cuts hold for
   every cover), as ``degree-sat`` does; an unsatisfiable formula is a proof that no cover
   exists, so its ``EXHAUSTED`` proves ``infeasible``.
+* ``CnfSearch`` with ``degree-sat``'s ``assume_unique`` (not complete): the corner rules
+  of ``scanline-numba``'s ``assume_unique`` as clauses (no 2x2 block with three edges,
+  lanes), valid only for covers in which no path touches itself. Where the corner search
+  thrashes on long parallel strands that can only turn together (sparse boards from
+  40x40 up), CDCL learns the collective doom the scan order cannot see
+  (``docs/experiments/numberlink-frontier.md``, "The corner rules as clauses"). Its
+  covers are full covers; its ``EXHAUSTED`` only takes it out of the race.
 * ``FillSearch`` (not complete): a turn is ``budget`` units of work (a hole move scans
   the free cells: one unit each), a fresh routing every ``fill_sat.STEPS`` moves; a
   state without free cells is a cover. It gives up (``EXHAUSTED``, never a proof) when the routing's colour count shows no fill can exist, or after
@@ -38,10 +45,10 @@ SPAN = FillSat({}).option("span")  # fill-sat's default span of a cut
 
 
 class CnfSearch:
-    """``degree-sat`` at its defaults, asked in conflict budgets."""
+    """``degree-sat`` (at its defaults, or with ``options``), asked in conflict budgets."""
 
-    def __init__(self, board: Board):
-        self.model = DegreeSat({})
+    def __init__(self, board: Board, options: dict | None = None):
+        self.model = DegreeSat(options or {})
         self.model.build(board, Limits())
         self.sat = Solver(name=self.model.option("backend"), bootstrap_with=self.model.cnf)
         self.solution: dict | None = None

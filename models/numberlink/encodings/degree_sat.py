@@ -26,6 +26,12 @@ swaps (``_common.join_cycles``: degrees kept, so the result is a full cover by p
 cuts are added only when some cycle cannot be joined, so the loop makes the same SAT
 calls as ``repair=none`` and may stop after fewer of them.
 
+``assume_unique`` (default off) adds the corner rules of published puzzles as clauses,
+valid for every cover in which no path touches itself (no two cells of one path are
+neighbours unless consecutive on it; ``scanline-numba``'s ``_scanline.py`` has them as
+search rules). A run with it never answers ``infeasible``: an unsatisfiable formula is
+reported as ``timeout`` with a message saying so (``no_touch_rules`` has the proofs).
+
 Other options: ``backend`` the SAT solver (Glucose 4 by default); ``phases=detour``
 a phase hint (each cell leans towards the pair it lies most directly between; only a
 search hint); ``windows=S`` adds the cut clause up front for every end-free rectangle
@@ -57,6 +63,8 @@ from models.numberlink.encodings._common import (
 )
 from models.numberlink.rules import Board
 from models.solvers import solve_sat_within
+
+NO_PROOF = "unsatisfiable under assume_unique: no proof of infeasibility"
 
 CARD = {
     "seqcounter": EncType.seqcounter,
@@ -176,6 +184,51 @@ def no_four_cycles(grid: Grid, e: list[int]) -> list[list[int]]:
     return out
 
 
+def no_touch_rules(grid: Grid, e: list[int]) -> list[list[int]]:
+    """Clauses that hold for every cover in which no path touches itself.
+
+    * No 2x2 block uses three of its edges: three edges of a block make a path
+      ``b - p - a - q`` around it, whose ends b and q are neighbours, on one path and not
+      consecutive on it (a touch), unless the fourth edge closes a 4-cycle.
+    * Lanes: an empty cell may turn towards a diagonal direction D (use the two edges
+      of D's row and column directions) only if a number lies on its D-ray before the
+      board edge. By the rule above, the inside cell ``p + D`` of a D-turn at p has no
+      edge back to p's two path neighbours, so it is a number or, with two edges, a
+      D-turn itself; ``p + D`` always lies on the board (p has neighbours in both of D's
+      directions), so the chain of D-turns along the ray ends at a number.
+    * Two neighbouring ends of one pair are joined directly: otherwise the path between
+      them has its two ends next to each other and not consecutive.
+    """
+    cols, rows = grid.cols, grid.rows
+    at = {ab: i for i, ab in enumerate(grid.edges)}
+    out = []
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            v = r * cols + c
+            block = ((v, v + 1), (v, v + cols), (v + 1, v + cols + 1), (v + cols, v + cols + 1))
+            for three in itertools.combinations(sorted(at[ab] for ab in block), 3):
+                out.append([-e[i] for i in three])
+    for dr, dc in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        rows_first = range(rows - 1, -1, -1) if dr == 1 else range(rows)
+        number_on_ray = [[False] * cols for _ in range(rows)]
+        for r in rows_first:
+            for c in range(cols):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < rows and 0 <= cc < cols:
+                    number_on_ray[r][c] = rr * cols + cc in grid.end_of or number_on_ray[rr][cc]
+        for r in range(rows):
+            for c in range(cols):
+                v = r * cols + c
+                across = (v, v + 1) if dc == 1 else (v - 1, v)
+                down = (v, v + cols) if dr == 1 else (v - cols, v)
+                if v not in grid.end_of and not number_on_ray[r][c] and across in at and down in at:
+                    out.append([-e[at[across]], -e[at[down]]])
+    for a, b in grid.edges:
+        if grid.end_of.get(a, -1) == grid.end_of.get(b, -2):
+            out.append([e[at[(a, b)]]])
+    return out
+
+
 class DegreeSat(Encoding):
     name = "degree-sat"
     puzzles = ("numberlink",)
@@ -189,7 +242,12 @@ class DegreeSat(Encoding):
         "colour": ("binary", "onehot"),
         "windows": (0, 2, 3, 4),
         "repair": ("join", "none"),
+        "assume_unique": (False, True),
     }
+
+    @classmethod
+    def proves_infeasible(cls, options) -> bool:
+        return not options.get("assume_unique", False)
 
     def build(self, instance: Board, limits: Limits) -> ModelSize:
         grid = self.grid = grid_of(instance)
@@ -208,6 +266,8 @@ class DegreeSat(Encoding):
         cnf += onehot_colours(grid, e, x, pool, amo) if onehot else binary_colours(grid, e, pool)
         cnf += no_four_cycles(grid, e)
         cnf += window_cuts(grid, e, self.option("windows"))
+        if self.option("assume_unique"):
+            cnf += no_touch_rules(grid, e)
         self.cnf = cnf
         self.phases = detour_phases(grid, pool, onehot) if self.option("phases") == "detour" else []
         return ModelSize(pool.top, len(cnf))
@@ -224,6 +284,8 @@ class DegreeSat(Encoding):
                 counters = {**sat.accum_stats(), "rounds": rounds, "cuts": cuts}
                 if answer is None:
                     return Outcome(TIMEOUT, None, counters, "time limit")
+                if answer is False and self.option("assume_unique"):
+                    return Outcome(TIMEOUT, None, counters | {"exhausted": 1}, NO_PROOF)
                 if answer is False:
                     return Outcome(INFEASIBLE, None, counters)
                 solution, added = self.read_model(sat)

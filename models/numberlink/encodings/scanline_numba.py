@@ -93,6 +93,11 @@ BACKUP_WORK = 80_000
 #: (FILL_WORK free cells scanned a turn), each turn about as long as the others'
 SAT_CONFLICTS = 75
 FILL_WORK = 1_000
+#: the corner rules as clauses: a partner (a turn every round) once the scan searches have
+#: entered PARTNER_AFTER cells (its CNF takes 10-70 ms to build at 25x25, more than most
+#: boards the corner search answers take in all), CORNER_SAT_CONFLICTS conflicts a turn
+PARTNER_AFTER = 25_000
+CORNER_SAT_CONFLICTS = 500
 assert (sl.SOLVED, sl.EXHAUSTED) == (FOUND, EXHAUSTED)  # the race reads these codes
 
 
@@ -322,6 +327,15 @@ class ScanlineNumba(RacingSearch):
             self.untouched = ScanSearch(instance, order, True, False, tables=self.search.tables)
         self._reset()
         n = instance.rows * instance.cols
+        self.make_partners = lambda: [
+            Member(
+                "corner_sat",
+                CnfSearch(instance, {"assume_unique": True}),
+                CORNER_SAT_CONFLICTS,
+                False,
+            )
+        ]
+        self.partner_after = PARTNER_AFTER
         if self.untouched is not None:
             seed = limits.seed
             self.make_backups = lambda: [
