@@ -9,8 +9,9 @@ the counters repeat whatever the machine.
 
 Why the answers stay sound: a cover found by either search is a full cover (a rule only
 removes covers), so it is the answer; only the complete search, exhausted, proves
-``infeasible``; with ``assume_unique`` the rule search runs alone and its exhaustion is a
-``timeout`` that says so. No Encoding is registered from here (the class is abstract).
+``infeasible``; with ``assume_unique`` the rule search runs alone (or with its partners,
+below) and its exhaustion is a ``timeout`` that says so. No Encoding is registered from
+here (the class is abstract).
 
 *Partners* and *backups* (optional: ``build`` sets ``self.make_partners`` and
 ``self.make_backups``, callables that make them as ``Member``s): further searches of
@@ -20,8 +21,9 @@ takes a turn (of its own units) every round. Of the backups one takes a turn eac
 after the others, in rotation, so the rule search keeps a third of the time on boards it
 answers late; once the rule search has left (exhausted), every backup takes a turn each
 round. With ``assume_unique`` the search with the rule races its partners alone (no
-complete search, no backups). A cover any of them finds is a full cover. A complete member's exhaustion proves ``infeasible`` like the complete
-search's (and ``check_unique`` continues it when it can enumerate); an incomplete one's
+complete search, no backups). A cover any of them finds is a full cover. A complete
+member's exhaustion proves ``infeasible`` like the complete search's (and
+``check_unique`` continues it when it can enumerate); an incomplete one's
 only takes it out of the race. Boards answered before they join run exactly as without
 them (same counters); a member's counters are reported with its name as prefix once it
 joined, and its name alone is 1 when it found the answer.

@@ -17,6 +17,13 @@ Options:
   which no path touches itself, as published puzzles are drawn. A run with it never
   answers ``infeasible``: an exhausted search is reported as ``timeout`` with a message
   saying so.
+* In both modes the same rules as clauses (``degree-sat`` with ``assume_unique``) join
+  the turns as a *partner* once the scan searches have entered ``PARTNER_AFTER`` cells,
+  ``CORNER_SAT_CONFLICTS`` conflicts a turn every round. On sparse boards from 40x40 up
+  the corner search thrashes on parallel strands that can only turn together, a doom no
+  rule at one cell sees and CDCL learns (planted 50x50 boards at 33-43 cells per pair:
+  no cover in 10 s by the corner search, 2,800-13,400 conflicts by the clauses). Its
+  covers are full covers; its unsatisfiable formula proves nothing, so it only leaves.
 * ``untouched_first`` (default on; no effect with ``assume_unique``): a second search
   with the corner rules takes turns with the complete one, ``RACE_NODES`` and
   ``COMPLETE_NODES`` cells (about equal time; fixed, so the counters repeat). A cover
@@ -46,9 +53,10 @@ every full cover exactly once, so another cover means "not unique" and an exhaus
 search "unique".
 
 Counters are ``_scanline.py``'s, summed over both scan searches, plus ``untouched`` (1
-when the search with the corner rules found the answer); once the backups joined, each
-one's counters with the prefix ``backup_``, ``sat_`` or ``fill_``, and ``backup``,
-``sat`` or ``fill`` (1 for the one that found the answer).
+when the search with the corner rules found the answer); once the partner or the backups
+joined, each one's counters with the prefix ``corner_sat_``, ``backup_``, ``sat_`` or
+``fill_``, and ``corner_sat``, ``backup``, ``sat`` or ``fill`` (1 for the one that found
+the answer).
 
 The kernel is compiled on first import and cached on disk (numba ``cache=True``);
 importing this module runs it once on a 2x2 board, so the warm parent of a sweep has it
