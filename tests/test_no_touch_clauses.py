@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from models.base import INFEASIBLE, SOLVED, TIMEOUT, Limits
 from models.numberlink.encodings._common import Grid, grid_of
 from models.numberlink.encodings.degree_sat import DegreeSat, no_touch_rules
@@ -45,7 +47,7 @@ def _shipped(folder: str) -> list[tuple[Board, dict]]:
 
 
 def test_every_shipped_cover_without_touches_satisfies_the_clauses() -> None:
-    """The 815 shipped covers in which no path touches itself satisfy every clause; the
+    """The 577 shipped covers in which no path touches itself satisfy every clause; the
     dense covers of unique/, which touch themselves, are cut (the clauses do cut)."""
     seen = 0
     for folder in ("winding", "winding-large", "published-style", "planted"):
@@ -53,7 +55,7 @@ def test_every_shipped_cover_without_touches_satisfies_the_clauses() -> None:
             assert not any(_touches_itself(p) for p in paths.values())
             assert _satisfies_rules(grid_of(board), paths), board
             seen += 1
-    assert seen == 270 + 5 + 270 + 24
+    assert seen == 270 + 5 + 270 + 24 + 8
     cut = [not _satisfies_rules(grid_of(b), p) for b, p in _shipped("unique")]
     assert len(cut) == 25 and all(cut)
 
@@ -116,13 +118,25 @@ def test_planted_people_density_50x50_answered_by_the_clauses() -> None:
     assert out.counters["conflicts"] < 50_000
 
 
-def test_the_planted_set_is_what_its_script_writes(tmp_path: Path) -> None:
-    """instances/numberlink/planted/ comes from docs/experiments/plant_numberlink_large.py
-    (deterministic per seed): two of its boards made again are the same bytes."""
-    script = ROOT / "docs/experiments/plant_numberlink_large.py"
-    specs = ["30x30:2-2", "30x80:1-1@26"]
-    subprocess.run([sys.executable, str(script), str(tmp_path), *specs], check=True, cwd=ROOT)
-    for name in ("p_30x30_s2", "p_30x80_s1_d26"):
+@pytest.mark.parametrize(
+    ("script", "specs", "names"),
+    [
+        (
+            "plant_numberlink_large.py",
+            ["30x30:2-2", "30x80:1-1@26"],
+            ["p_30x30_s2", "p_30x80_s1_d26"],
+        ),
+        ("plant_numberlink_tubes.py", ["30x30:12:2-2"], ["t_30x30_p12_s2"]),
+    ],
+)
+def test_the_planted_set_is_what_its_scripts_write(
+    tmp_path: Path, script: str, specs: list[str], names: list[str]
+) -> None:
+    """instances/numberlink/planted/ comes from two scripts of docs/experiments/
+    (deterministic per seed): boards of each made again are the same bytes."""
+    path = ROOT / "docs/experiments" / script
+    subprocess.run([sys.executable, str(path), str(tmp_path), *specs], check=True, cwd=ROOT)
+    for name in names:
         for suffix in (".txt", ".sol.json"):
             made = (tmp_path / name).with_suffix(suffix).read_bytes()
             assert made == (NUMBERLINK / "planted" / name).with_suffix(suffix).read_bytes()
