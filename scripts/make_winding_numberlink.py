@@ -39,6 +39,11 @@ conflicts, then the exact count of full covers by frontier dynamic programming
 one step), then SAT with the full budget. Either way a board is written only when a
 search was exhausted.
 
+``--densify FROM`` skips the plant and the splits: it reads ``FROM``'s board of the same
+name (already proved unique, with its cover) and runs the improve phase on it, so a longer
+``--improve-s`` spends all its time on joins; it writes the board only if it came out
+sparser (every join kept was proved unique as above).
+
 Incremental: each board is written (``PREFIX_RxC_sS.txt`` and ``.sol.json``) as soon as
 it is proved, and boards already on disk are skipped, so a killed run resumes. Meant
 to run in the background under ``nice``; one line of log per board.
@@ -297,6 +302,21 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     return board, solution, stats
 
 
+def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, dict, dict] | str:
+    """The improve phase alone, from a board proved unique before (``--densify``)."""
+    paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
+    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
+    stats.update(splits=0, undecided=0, unique_at=len(paths), joins=0, moves=0)
+    paths = improve(rows, cols, paths, random.Random(seed), args, stats)
+    del stats["cache"]
+    if len(paths) == stats["unique_at"]:
+        return "no join proved unique"
+    board = board_of(rows, cols, paths)
+    solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
+    assert verify(board, solution) is None
+    return board, solution, stats
+
+
 def table(folder: Path) -> str:
     """The markdown table of boards and cells per pair per size, read from the files."""
     ratios: dict[tuple[int, int], list[float]] = {}
@@ -353,6 +373,7 @@ def main() -> None:
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")
     parser.add_argument("--beyond", type=float, default=1.2, help="stop at target times this")
     parser.add_argument("--verbose", action="store_true", help="one line a check")
+    parser.add_argument("--densify", help="improve FROM/PREFIX_RxC_sS instead of planting")
     parser.add_argument("--table", action="store_true", help="print --out's table, write none")
     parser.add_argument("specs", nargs="*", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")
     args = parser.parse_args()
@@ -378,7 +399,10 @@ def main() -> None:
             continue
         began = time.monotonic()
         made: tuple | str = "no try"
-        for t in range(args.tries):  # keep the sparsest of the tries
+        if args.densify:
+            cover = Path(args.densify) / f"{name}.sol.json"
+            made = densify(rows, cols, seed, cover, args) if cover.exists() else "no board"
+        for t in range(0 if args.densify else args.tries):  # keep the sparsest of the tries
             one = make(rows, cols, seed + 100_000 * t, args)
             if isinstance(made, str) or (
                 not isinstance(one, str) and len(one[0].ends) < len(made[0].ends)

@@ -125,6 +125,30 @@ def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
         assert unique_by_path_search(board) is True, path.name
 
 
+def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
+    """``--densify FROM``: the improve phase alone, from a board written before with no
+    improve time; the board written has fewer pairs, its one cover, and is unique by the
+    path search; a spec with no board in FROM is dropped, not planted."""
+    first, dense = tmp_path / "first", tmp_path / "dense"
+    made = run("--out", str(first), "--improve-s", "0", "9x9:3", "8x8:5")
+    assert made.returncode == 0, made.stderr
+    again = run(
+        "--out", str(dense), "--densify", str(first), "--improve-s", "10", "--beyond", "2",
+        "9x9:3", "8x8:5", "8x8:6",
+    )  # fmt: skip
+    assert again.returncode == 0, again.stderr
+    assert "w_8x8_s6: dropped (no board)" in again.stdout
+    written = sorted(dense.glob("*.txt"))
+    assert written, again.stdout
+    for path in written:
+        board = parse(path.read_text(), str(path))
+        before = parse((first / path.name).read_text(), path.name)
+        assert len(board.ends) < len(before.ends), path.name
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None
+        assert unique_by_path_search(board) is True, path.name
+
+
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for spec in ("8x8:a", "1x9:1", "eight"):
         bad = run("--out", str(tmp_path), spec)
