@@ -305,11 +305,11 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
 def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, dict, dict] | str:
     """The improve phase alone, from a board proved unique before (``--densify``)."""
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
-    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
-    stats.update(splits=0, undecided=0, unique_at=len(paths), joins=0, moves=0)
+    stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
+    stats.update(joins=0, moves=0)
     paths = improve(rows, cols, paths, random.Random(seed), args, stats)
     del stats["cache"]
-    if len(paths) == stats["unique_at"]:
+    if len(paths) == stats["from"]:
         return "no join proved unique"
     board = board_of(rows, cols, paths)
     solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
