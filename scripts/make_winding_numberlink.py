@@ -280,6 +280,14 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
     return paths
 
 
+def board_and_cover(rows: int, cols: int, paths: list[list[Cell]]) -> tuple[Board, dict]:
+    """The board of ``paths``' ends and its cover, in the files' form (verified)."""
+    board = board_of(rows, cols, paths)
+    solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
+    assert verify(board, solution) is None
+    return board, solution
+
+
 def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | str:
     rng = random.Random(seed)
     cells = rows * cols
@@ -296,10 +304,7 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     stats["unique_at"] = len(unique)
     paths = improve(rows, cols, unique, rng, args, stats)
     del stats["cache"]
-    board = board_of(rows, cols, paths)
-    solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
-    assert verify(board, solution) is None
-    return board, solution, stats
+    return (*board_and_cover(rows, cols, paths), stats)
 
 
 def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, dict, dict] | str:
@@ -311,10 +316,7 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     del stats["cache"]
     if len(paths) == stats["from"]:
         return "no join proved unique"
-    board = board_of(rows, cols, paths)
-    solution = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(paths)}}
-    assert verify(board, solution) is None
-    return board, solution, stats
+    return (*board_and_cover(rows, cols, paths), stats)
 
 
 def table(folder: Path) -> str:
@@ -402,12 +404,13 @@ def main() -> None:
         if args.densify:
             cover = Path(args.densify) / f"{name}.sol.json"
             made = densify(rows, cols, seed, cover, args) if cover.exists() else "no board"
-        for t in range(0 if args.densify else args.tries):  # keep the sparsest of the tries
-            one = make(rows, cols, seed + 100_000 * t, args)
-            if isinstance(made, str) or (
-                not isinstance(one, str) and len(one[0].ends) < len(made[0].ends)
-            ):
-                made = one
+        else:
+            for t in range(args.tries):  # keep the sparsest of the tries
+                one = make(rows, cols, seed + 100_000 * t, args)
+                if isinstance(made, str) or (
+                    not isinstance(one, str) and len(one[0].ends) < len(made[0].ends)
+                ):
+                    made = one
         took = time.monotonic() - began
         if isinstance(made, str):
             print(f"{name}: dropped ({made}), {took:.1f} s", flush=True)
