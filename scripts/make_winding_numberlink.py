@@ -312,6 +312,8 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
     stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats.update(joins=0, moves=0)
+    if rows * cols / len(paths) >= target_cells_per_pair(rows, cols) * args.beyond:
+        return "at its target already"
     paths = improve(rows, cols, paths, random.Random(seed), args, stats)
     del stats["cache"]
     if len(paths) == stats["from"]:

@@ -90,11 +90,12 @@ def test_the_generator_writes_unique_boards_resumes_and_tabulates(tmp_path: Path
     assert "| 8x8 | 2 | 13.0 |" in shown.stdout and "| all | 3 |" in shown.stdout
 
 
-@pytest.mark.parametrize(("name", "k"), [("w_12x12_s1", 0), ("w_15x15_s1", 2), ("w_17x17_s3", 0)])
+@pytest.mark.parametrize(("name", "k"), [("w_12x12_s1", 0), ("w_15x15_s8", 0), ("w_17x17_s11", 0)])
 def test_the_question_near_the_planted_cover_finds_another_cover_first(name: str, k: int) -> None:
     """A join of a shipped board, as the generator tries them: within 2,000 conflicts the
     search leaning to the planted cover finds another cover (verified, different), where
-    the unbiased proof has decided nothing (CaDiCaL's conflicts are deterministic)."""
+    the unbiased proof has decided nothing (CaDiCaL's conflicts are deterministic). The
+    picks are joins with that property; a board densified later needs a new pick."""
     path = ROOT / "instances/numberlink/winding" / f"{name}.txt"
     board = parse(path.read_text(), str(path))
     planted = json.loads(path.with_suffix(".sol.json").read_text())["paths"].values()
@@ -128,7 +129,8 @@ def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
 def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
     """``--densify FROM``: the improve phase alone, from a board written before with no
     improve time; the board written has fewer pairs, its one cover, and is unique by the
-    path search; a spec with no board in FROM is dropped, not planted."""
+    path search; a spec with no board in FROM is dropped, not planted, and so is a board
+    already at its target (said so, not "no join proved unique")."""
     first, dense = tmp_path / "first", tmp_path / "dense"
     made = run("--out", str(first), "--improve-s", "0", "9x9:3", "8x8:5")
     assert made.returncode == 0, made.stderr
@@ -147,6 +149,10 @@ def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
         solution = json.loads(path.with_suffix(".sol.json").read_text())
         assert verify(board, solution) is None
         assert unique_by_path_search(board) is True, path.name
+    at_target = tmp_path / "at_target"
+    done = run("--out", str(at_target), "--densify", str(first), "--beyond", "0.1", "9x9:3")
+    assert "w_9x9_s3: dropped (at its target already)" in done.stdout, done.stdout
+    assert not at_target.exists() or not any(at_target.iterdir())
 
 
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
