@@ -244,19 +244,24 @@ def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stat
             return None
 
 
+def sparse_enough(rows: int, cols: int, pairs: int, beyond: float) -> bool:
+    """Whether ``pairs`` paths reach the size's target cells per pair times ``beyond``:
+    where the improve phase stops, and where ``--densify`` does not start."""
+    return rows * cols / pairs >= target_cells_per_pair(rows, cols) * beyond
+
+
 def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
     """Fewer pairs while unique: joins, each kept if proved unique; when none is left,
     a *move* that keeps the count (a bite, or a join split again where the other cover
     found for it differs) if proved unique, so that new joins appear. At most
     ``--improve-checks`` checks."""
-    target = target_cells_per_pair(rows, cols) * args.beyond
     budget = stats["checks"] + args.improve_checks
     deadline = time.monotonic() + args.improve_s * rows * cols / 400
 
     def spent() -> bool:
         return stats["checks"] >= budget or time.monotonic() > deadline
 
-    while not spent() and rows * cols / len(paths) < target:
+    while not spent() and not sparse_enough(rows, cols, len(paths), args.beyond):
         for trial in sorted(joins(paths), key=lambda _: rng.random()):
             if spent():
                 return paths
@@ -312,7 +317,7 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
     stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats.update(joins=0, moves=0)
-    if rows * cols / len(paths) >= target_cells_per_pair(rows, cols) * args.beyond:
+    if sparse_enough(rows, cols, len(paths), args.beyond):
         return "at its target already"
     paths = improve(rows, cols, paths, random.Random(seed), args, stats)
     del stats["cache"]
