@@ -39,12 +39,17 @@ LIBRARIES = (
 CALIBRATION_ROUNDS = 3
 
 
-def collect(calibrate: bool = True, puzzles: Iterable[str] | None = None) -> dict[str, Any]:
+def collect(
+    calibrate: bool = True,
+    puzzles: Iterable[str] | None = None,
+    encodings: Iterable[tuple[str, str]] | None = None,
+) -> dict[str, Any]:
     """Everything a reader needs to trust or normalise the sweep's figures; the solver
-    versions and encoding hashes of the encodings of ``puzzles`` (all when None)."""
-    names = registry.puzzles() if puzzles is None else sorted(set(puzzles))
-    encodings = [(f"{puzzle}/{name}", cls)
-                 for puzzle in names for name, cls in registry.puzzle_encodings(puzzle).items()]  # fmt: skip
+    versions and encoding hashes of ``encodings`` ((puzzle, encoding) pairs: the ones a
+    sweep runs, which its records take theirs from), else of every encoding of
+    ``puzzles`` (all when None)."""
+    found = registry.selected_encodings(puzzles, encodings)
+    recorded = [(f"{puzzle}/{name}", cls) for (puzzle, name), cls in found.items()]
     env: dict[str, Any] = {
         "host": socket.gethostname(),
         "cpu_model": _cpu_model(),
@@ -58,8 +63,8 @@ def collect(calibrate: bool = True, puzzles: Iterable[str] | None = None) -> dic
         "python": platform.python_version(),
         "python_implementation": platform.python_implementation(),
         "libraries": _library_versions(),
-        "solvers": {key: solver_version(cls) for key, cls in encodings},  # as each reports it
-        "encoding_hashes": {key: encoding_hash(cls) for key, cls in encodings},
+        "solvers": {key: solver_version(cls) for key, cls in recorded},  # as each reports it
+        "encoding_hashes": {key: encoding_hash(cls) for key, cls in recorded},
     }
     env.update(_git())
     if calibrate:
@@ -69,7 +74,9 @@ def collect(calibrate: bool = True, puzzles: Iterable[str] | None = None) -> dic
 
 
 def collect_isolated(
-    calibrate: bool = True, puzzles: Iterable[str] | None = None
+    calibrate: bool = True,
+    puzzles: Iterable[str] | None = None,
+    encodings: Iterable[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """``collect`` in a forked child, so no solver is touched in the (forking) parent."""
     read_fd, write_fd = os.pipe()
@@ -81,7 +88,7 @@ def collect_isolated(
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, 1)  # a solver's banner (HiGHS prints one) stays off the terminal
             os.dup2(devnull, 2)
-            data = json.dumps(collect(calibrate, puzzles)).encode()
+            data = json.dumps(collect(calibrate, puzzles, encodings)).encode()
             with os.fdopen(write_fd, "wb") as pipe:
                 pipe.write(data)
         except BaseException:
@@ -92,7 +99,8 @@ def collect_isolated(
         data = pipe.read()
     _, status = os.waitpid(pid, 0)
     if status != 0 or not data:
-        return collect(calibrate, puzzles)  # the child failed: collect here rather than go without
+        # the child failed: collect here rather than go without
+        return collect(calibrate, puzzles, encodings)
     return json.loads(data)
 
 

@@ -1,8 +1,8 @@
 """Measure one run in its own process, forked from a warm parent.
 
-Why fork: the parent has already imported the encodings of the sweep's puzzles and
-their solver libraries (``warm_up``), so a run pays neither the imports nor a fresh
-interpreter; a fork + wait costs a few milliseconds. The child makes itself a
+Why fork: the parent has already imported the sweep's encodings and their solver
+libraries (``warm_up``), so a run pays neither the imports nor a fresh interpreter; a
+fork + wait costs a few milliseconds. The child makes itself a
 process group so that a kill reaches a solver's own child processes (CBC).
 The parent measures from the operating system (``os.wait4``: CPU of the run and
 everything it waited for, peak RSS), enforces the time limit with a hard kill
@@ -71,23 +71,33 @@ MEMORY_POLL_S = 0.05
 IDLE_POLL_S = 0.5
 
 
-_warm_puzzles: set[str] = set()
+_warm_encodings: set[tuple[str, str]] = set()
 
 
-def warm_up(puzzles: Iterable[str] | None = None) -> None:
-    """Import the encodings of ``puzzles`` (all when None) and their solvers' modules once,
-    before any fork; puzzles already warm cost nothing."""
-    wanted = set(registry.puzzles() if puzzles is None else puzzles) - _warm_puzzles
+def warm_up(
+    puzzles: Iterable[str] | None = None, encodings: Iterable[tuple[str, str]] | None = None
+) -> None:
+    """Import encodings and their solvers' modules once, before any fork: ``encodings``
+    ((puzzle, encoding) pairs, a sweep's own) when given, else every encoding of
+    ``puzzles`` (all when None). Only those: an encoding the sweep does not run costs it
+    nothing (``bitset-numba``'s import compiles numba kernels, seconds in a fresh
+    checkout). Encodings already warm cost nothing either."""
+    if encodings is not None:
+        encodings = set(encodings)
+        if encodings <= _warm_encodings:
+            return
+    classes = registry.selected_encodings(puzzles, encodings)
+    wanted = {key: cls for key, cls in classes.items() if key not in _warm_encodings}
     if not wanted:
         return
-    used = {cls.solver for p in wanted for cls in registry.puzzle_encodings(p).values()}
+    used = {cls.solver for cls in wanted.values()}
     for solver in (solvers.SOLVERS[key] for key in sorted(used) if key in solvers.SOLVERS):
         for name in solver.warm_modules:
             try:
                 __import__(name)
             except ImportError:
                 continue
-    _warm_puzzles.update(wanted)
+    _warm_encodings.update(wanted)
     gc.collect()
     gc.freeze()  # what the parent holds now is never scanned again, here or in a forked run
 

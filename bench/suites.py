@@ -300,7 +300,7 @@ def _made_here(where: str, spec: str, generate: bool) -> bool:
 
 
 def _encodings(where: str, puzzle: str, case: dict[str, Any]) -> list[str]:
-    known = registry.puzzle_encodings(puzzle)
+    known = registry.encoding_names(puzzle)  # read, not imported: only the chosen are
     chosen = [str(e) for e in as_list(case.get("encodings", list(known)))]
     excluded = [str(e) for e in as_list(case.get("exclude_encodings", []))]
     for name in chosen + excluded:

@@ -3,9 +3,10 @@
 A puzzle is a package ``models/<name>/`` exposing ``PUZZLE``; its encodings are the
 ``Encoding`` subclasses defined in the modules of its encodings package
 (``Puzzle.encodings_package``, by default ``models/<name>/encodings/``). Only the package
-of the puzzle asked for is imported: a Sudoku run never loads numba. Extra modules (test
-stand-ins, plugins) are imported from the comma-separated environment variable
-``PUZZLE_BENCH_PLUGINS``, so forked runs see them too.
+of the puzzle asked for is imported, and a sweep imports only the encodings it runs (their
+names are read from the source): a Sudoku sweep loads numba only to run ``bitset-numba``.
+Extra modules (test stand-ins, plugins) are imported from the comma-separated environment
+variable ``PUZZLE_BENCH_PLUGINS``, so forked runs see them too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import os
 import pkgutil
 import re
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
@@ -136,6 +138,23 @@ def _class_constant(node: ast.ClassDef, key: str, classes: dict[str, ast.ClassDe
             if found is not None:
                 return found
     return None
+
+
+def selected_encodings(
+    puzzle_names: Iterable[str] | None = None, pairs: Iterable[tuple[str, str]] | None = None
+) -> dict[tuple[str, str], type[Encoding]]:
+    """(puzzle, encoding name) -> class: the ``pairs`` named, each imported alone
+    (``get_encoding``), or without them every encoding of ``puzzle_names`` (of every
+    puzzle when None). What a sweep warms up and records: the encodings it runs. A pair
+    not registered here (a resumed plan's plugin) is left out: its runs fail on their own."""
+    if pairs is not None:
+        found = {}
+        for puzzle, name in sorted(set(pairs)):
+            with contextlib.suppress(UsageError):
+                found[(puzzle, name)] = get_encoding(puzzle, name)
+        return found
+    names = puzzles() if puzzle_names is None else sorted(set(puzzle_names))
+    return {(p, name): cls for p in names for name, cls in puzzle_encodings(p).items()}
 
 
 def encodings() -> dict[str, dict[str, type[Encoding]]]:

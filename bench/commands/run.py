@@ -328,8 +328,8 @@ ARGUMENTS_KEPT = ("suite", "puzzle", "encoding", "repeat", "time_limit", "memory
 
 
 def _warm(plan: list[PlannedRun], stored: dict | None = None) -> dict:
-    """Import the plan's puzzles and solvers, then its environment: ``stored`` (a resume),
-    else collected in a fork that inherits the warm imports."""
-    puzzles = {r.puzzle for r in plan}
-    measure.warm_up(puzzles)
-    return stored or environment.collect_isolated(puzzles=puzzles)
+    """Import the plan's encodings and their solvers (those alone), then its environment:
+    ``stored`` (a resume), else collected in a fork that inherits the warm imports."""
+    encodings = {(r.puzzle, r.encoding) for r in plan}
+    measure.warm_up(encodings=encodings)
+    return stored or environment.collect_isolated(encodings=encodings)

@@ -24,8 +24,15 @@ def stub_env(**extra: str) -> dict[str, str]:
 @pytest.fixture
 def stubs(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(registry.PLUGINS_ENV, STUB_MODULE)
-    registry.puzzle_encodings.cache_clear()
+    _forget_names()
     registry.encodings()
     yield
     monkeypatch.delenv(registry.PLUGINS_ENV)
+    _forget_names()
+
+
+def _forget_names() -> None:
+    """Drop the registry's cached answers that depend on the plugins: the names a suite
+    checks (``encoding_names``) and the classes a sweep imports (``puzzle_encodings``)."""
     registry.puzzle_encodings.cache_clear()
+    registry.encoding_names.cache_clear()

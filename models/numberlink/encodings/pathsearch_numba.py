@@ -33,8 +33,9 @@ Counters (deterministic, the same with any chunking): ``nodes`` (decisions taken
 ``fails`` (states refuted by a rule).
 
 The kernel is compiled on first import and cached on disk (numba ``cache=True``);
-importing this module runs it once on a 2x2 board, so the warm parent of a sweep
-(which imports every encoding) has it compiled and loaded before any run forks.
+importing this module runs it once on a 2x2 board, so the warm parent of a sweep that
+runs it (a sweep imports the encodings it runs) has it compiled and loaded before any run
+forks.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ digit failed).
 
 The kernels are compiled on first import and cached on disk (numba ``cache=True``);
 importing this module runs them once on a 4x4 grid and makes the peer tables of orders 2
-to 5, so the warm parent of a sweep (which imports every encoding) has both in memory
-before any run forks.
+to 5, so the warm parent of a sweep that runs it (a sweep imports the encodings it runs)
+has both in memory before any run forks.
 """
 
 from __future__ import annotations
