@@ -42,7 +42,9 @@ search was exhausted.
 ``--densify FROM`` skips the plant and the splits: it reads ``FROM``'s board of the same
 name (already proved unique, with its cover) and runs the improve phase on it, so a longer
 ``--improve-s`` spends all its time on joins; it writes the board only if it came out
-sparser (every join kept was proved unique as above).
+sparser (every join kept was proved unique as above). ``--densify-round N`` seeds the order of
+the trials anew, so a further round also tries other joins on boards the last one left as they
+were (the budgets are counted in conflicts, so the same order would repeat the same verdicts).
 
 Incremental: each board is written (``PREFIX_RxC_sS.txt`` and ``.sol.json``) as soon as
 it is proved, and boards already on disk are skipped, so a killed run resumes. Meant
@@ -319,7 +321,8 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     stats.update(joins=0, moves=0)
     if sparse_enough(rows, cols, len(paths), args.beyond):
         return "at its target already"
-    paths = improve(rows, cols, paths, random.Random(seed), args, stats)
+    rng = random.Random(seed + 100_000 * args.densify_round)  # each round tries another order
+    paths = improve(rows, cols, paths, rng, args, stats)
     del stats["cache"]
     if len(paths) == stats["from"]:
         return "no join proved unique"
@@ -383,6 +386,12 @@ def main() -> None:
     parser.add_argument("--beyond", type=float, default=1.2, help="stop at target times this")
     parser.add_argument("--verbose", action="store_true", help="one line a check")
     parser.add_argument("--densify", help="improve FROM/PREFIX_RxC_sS instead of planting")
+    parser.add_argument(
+        "--densify-round",
+        type=int,
+        default=0,
+        help="densify: another round on boards densified before tries the joins in another order",
+    )
     parser.add_argument("--table", action="store_true", help="print --out's table, write none")
     parser.add_argument("specs", nargs="*", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")
     args = parser.parse_args()

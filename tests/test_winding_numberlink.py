@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "make_winding_numberlink.py"
 sys.path.insert(0, str(ROOT / "scripts"))
 
+import make_winding_numberlink  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
 from make_winding_numberlink import joins, table  # noqa: E402
 from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
@@ -153,6 +154,36 @@ def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
     done = run("--out", str(at_target), "--densify", str(first), "--beyond", "0.1", "9x9:3")
     assert "w_9x9_s3: dropped (at its target already)" in done.stdout, done.stdout
     assert not at_target.exists() or not any(at_target.iterdir())
+
+
+def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch, tmp_path: Path) -> None:
+    """The verdicts are budgeted in conflicts, so a second ``--densify`` over a board left
+    as it was would ask the same questions in the same order and fail the same way:
+    ``--densify-round`` seeds another order; the same round repeats its order."""
+    cover = ROOT / "instances/numberlink/winding/w_20x20_s1.sol.json"
+    paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
+    assert len(joins(paths)) >= 4  # enough joins for the orders to tell apart
+
+    def first_trials(densify_round: int) -> list:
+        asked = []
+
+        def fake_check(rows, cols, trial, args, stats, improving=False):
+            stats["checks"] += 1
+            asked.append(make_winding_numberlink.board_key(trial))
+            stats["cache"][asked[-1]] = ("other", None)
+            return "other", None
+
+        monkeypatch.setattr(make_winding_numberlink, "check", fake_check)
+        args = make_winding_numberlink.argparse.Namespace(
+            improve_checks=4, improve_s=60.0, beyond=1.0, densify_round=densify_round
+        )
+        verdict = make_winding_numberlink.densify(20, 20, 1, cover, args)
+        assert verdict == "no join proved unique"
+        return asked
+
+    assert len(first_trials(0)) == 4
+    assert first_trials(0) == first_trials(0)
+    assert first_trials(1) != first_trials(0)
 
 
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
