@@ -82,10 +82,6 @@ def warm_up(
     ``puzzles`` (all when None). Only those: an encoding the sweep does not run costs it
     nothing (``bitset-numba``'s import compiles numba kernels, seconds in a fresh
     checkout). Encodings already warm cost nothing either."""
-    if encodings is not None:
-        encodings = set(encodings)
-        if encodings <= _warm_encodings:
-            return
     classes = registry.selected_encodings(puzzles, encodings)
     wanted = {key: cls for key, cls in classes.items() if key not in _warm_encodings}
     if not wanted:

@@ -81,8 +81,8 @@ def narrow(
         registry.get_puzzle(puzzle)
         runs = [r for r in runs if r.puzzle == puzzle]
     if encoding is not None:
-        planned = sorted({r.puzzle for r in runs})  # read, not imported: the planned first
-        if not any(encoding in registry.encoding_names(p) for p in [*planned, *registry.puzzles()]):
+        # the names are read from the source, not imported: only the encoding chosen is
+        if not any(encoding in registry.encoding_names(p) for p in registry.puzzles()):
             raise UsageError(f"unknown encoding {encoding!r} (see `python -m bench list`)")
         runs = [r for r in runs if r.encoding == encoding]
     if time_limit_s is not None:

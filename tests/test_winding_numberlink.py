@@ -4,6 +4,7 @@ complete path search of pathsearch-numba (no code shared with the SAT proof)."""
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import os
@@ -156,7 +157,7 @@ def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
     assert not at_target.exists() or not any(at_target.iterdir())
 
 
-def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch, tmp_path: Path) -> None:
+def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
     """The verdicts are budgeted in conflicts, so a second ``--densify`` over a board left
     as it was would ask the same questions in the same order and fail the same way:
     ``--densify-round`` seeds another order; the same round repeats its order."""
@@ -174,7 +175,7 @@ def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch, tmp_path:
             return "other", None
 
         monkeypatch.setattr(make_winding_numberlink, "check", fake_check)
-        args = make_winding_numberlink.argparse.Namespace(
+        args = argparse.Namespace(
             improve_checks=4, improve_s=60.0, beyond=1.0, densify_round=densify_round
         )
         verdict = make_winding_numberlink.densify(20, 20, 1, cover, args)
