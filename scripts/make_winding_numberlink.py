@@ -74,79 +74,18 @@ from make_sparse_unique_numberlink import (
     split_where_differs,
 )
 from make_unique_numberlink import board_of
-from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
+from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
+from winding_prove import NEAR_CONFLICTS, other_within, prove_unique, prove_unique_dp
 
 from models.numberlink.generate import hamiltonian_path
 from models.numberlink.rules import Board, format_board, parse
 from models.numberlink.verify import verify
 
 Cell = tuple[int, int]
-MIN_LEN = 3
 
 
 def target_cells_per_pair(rows: int, cols: int) -> float:
     return 4.6 * (rows * cols) ** 0.25
-
-
-def _nbrs(cell: Cell) -> tuple[Cell, ...]:
-    r, c = cell
-    return ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1))
-
-
-def _touches(path: list[Cell]) -> bool:
-    at = {c: i for i, c in enumerate(path)}
-    for i, c in enumerate(path):
-        for q in _nbrs(c):
-            j = at.get(q)
-            if j is not None and j > i + 1:
-                return True
-    return False
-
-
-def wind(paths: list[list[Cell]], rng: random.Random, goal: int, steps: int) -> list[list[Cell]]:
-    """Joins and bites (module docstring) until at most ``goal`` paths or ``steps`` tries."""
-    paths = [list(p) for p in paths if p]
-    owner: dict[Cell, int] = {c: k for k, p in enumerate(paths) for c in p}
-    for _ in range(steps):
-        live = [k for k in range(len(paths)) if paths[k]]
-        if len(live) <= goal:
-            break
-        k = live[rng.randrange(len(live))]
-        p = paths[k] if rng.random() < 0.5 else paths[k][::-1]
-        e = p[-1]
-        opts = [q for q in _nbrs(e) if q in owner and owner[q] != k]
-        if not opts:
-            continue
-        x = opts[rng.randrange(len(opts))]
-        j = owner[x]
-        q = paths[j]
-        i = q.index(x)
-        if i in (0, len(q) - 1):  # join
-            new = p + (q if i == 0 else q[::-1])
-            if _touches(new):
-                continue
-            paths[k], paths[j] = new, []
-            for c in q:
-                owner[c] = k
-            continue
-        if rng.random() < 0.5:
-            take, rest = q[i::-1], q[i + 1 :]
-        else:
-            take, rest = q[i:], q[:i]
-        if len(rest) < MIN_LEN:
-            continue
-        new = p + take
-        if _touches(new):
-            continue
-        paths[k], paths[j] = new, rest
-        for c in take:
-            owner[c] = k
-    return [p for p in paths if p]
-
-
-def board_key(paths: list[list[Cell]]) -> frozenset:
-    """A board is its set of end pairs: the cache key of its verdict."""
-    return frozenset(frozenset((p[0], p[-1])) for p in paths)
 
 
 def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, improving=False):
@@ -188,45 +127,6 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
             print(f"  {len(paths)} pairs: {verdict}, {figures}, {took:.2f} s", file=sys.stderr)
     stats["cache"][key] = (verdict, other)
     return verdict, other
-
-
-def joins(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
-    """Every cover one join fewer: two paths whose ends are neighbours become one (if
-    it does not touch itself)."""
-    at = {}
-    for k, p in enumerate(paths):
-        at[p[0]], at[p[-1]] = (k, 0), (k, 1)
-    out = []
-    for c, (k, s) in at.items():
-        for q in _nbrs(c):
-            if q in at and at[q][0] > k:
-                j, t = at[q]
-                a = paths[k] if s == 1 else paths[k][::-1]
-                b = paths[j] if t == 0 else paths[j][::-1]
-                if not _touches(a + b):
-                    out.append([p for i, p in enumerate(paths) if i not in (k, j)] + [a + b])
-    return out
-
-
-def bites(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
-    """Every cover one bite away (as many paths): an end of P next to a middle cell x of
-    Q takes x and one side of Q, when P stays untouched and Q's rest keeps MIN_LEN cells."""
-    owner = {c: k for k, p in enumerate(paths) for c in p}
-    out = []
-    for k, path in enumerate(paths):
-        for p in (path, path[::-1]):
-            for x in _nbrs(p[-1]):
-                j = owner.get(x, k)
-                q = paths[j]
-                i = q.index(x) if j != k else 0
-                if j == k or i in (0, len(q) - 1):
-                    continue
-                for take, rest in ((q[i::-1], q[i + 1 :]), (q[i:], q[:i])):
-                    if len(rest) >= MIN_LEN and not _touches(p + take):
-                        out.append(
-                            [r for m, r in enumerate(paths) if m not in (k, j)] + [p + take, rest]
-                        )
-    return out
 
 
 def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
@@ -287,6 +187,100 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
     return paths
 
 
+def _ends(paths: list[list[Cell]]) -> set[Cell]:
+    return {c for p in paths for c in (p[0], p[-1])}
+
+
+def _within(rows: int, cols: int, centre: set[Cell], radius: int) -> set[Cell]:
+    """The cells at most ``radius`` rows and columns from some cell of ``centre``."""
+    return {
+        (r, c)
+        for a, b in centre
+        for r in range(max(0, a - radius), min(rows, a + radius + 1))
+        for c in range(max(0, b - radius), min(cols, b + radius + 1))
+    }
+
+
+def _unjoin(paths: list[list[Cell]], joined: list[frozenset], other: list) -> bool:
+    """Split where ``other`` differs, at one of this batch's join edges if it lacks one
+    (that undoes the join), else as ``split_where_differs``."""
+    theirs = edges_of(other)
+    for k, p in enumerate(paths):
+        for i in range(1, len(p) - 2):  # both pieces keep at least two cells
+            edge = frozenset((p[i], p[i + 1]))
+            if edge in joined and edge not in theirs:
+                paths[k : k + 1] = [p[: i + 1], p[i + 1 :]]
+                return True
+    return split_where_differs(paths, other)
+
+
+def improve_batched(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
+    """Fewer pairs while unique, many changes to one whole-board proof (``--batch``).
+
+    A change (a join; when no join passes, a bite, which moves ends so that new joins
+    appear) is taken into the batch when no other cover differs from the planted one
+    within ``--local-radius`` cells of the ends it moves (``other_within``: the rest of
+    the board fixed, a small problem) -- the other covers of a join mostly lie that
+    near. Up to ``--batch`` changes so, then one whole-board check; another cover found
+    splits where it differs (a join edge of the batch first) and the check runs again;
+    undecided drops the batch and halves the next one. Every board kept is proved unique
+    as in ``improve``; the local test only chooses what is worth proving.
+    """
+    deadline = time.monotonic() + args.improve_s * rows * cols / 400
+    size, refused = args.batch, set()
+
+    def passes(trial: list[list[Cell]], candidate: list[list[Cell]]) -> frozenset | None:
+        moved = frozenset(_ends(trial) ^ _ends(candidate))
+        if moved in refused:
+            return None
+        stats["local"] += 1
+        free = _within(rows, cols, moved, args.local_radius)
+        if other_within(rows, cols, candidate, free, args.local_conflicts)[0] == "unsat":
+            return moved
+        refused.add(moved)
+        return None
+
+    while time.monotonic() < deadline and not sparse_enough(rows, cols, len(paths), args.beyond):
+        trial, changed, joined = [list(p) for p in paths], [], []
+        while len(joined) < size and len(changed) < 3 * size and time.monotonic() < deadline:
+            found = None
+            for options in (joins(trial), bites(trial)):  # a join if one passes, else a bite
+                for candidate in sorted(options, key=lambda _: rng.random()):
+                    if time.monotonic() > deadline:
+                        break
+                    moved = passes(trial, candidate)
+                    if moved is not None:
+                        found = candidate
+                        break
+                if found is not None:
+                    break
+            if found is None:
+                break  # nothing passes the local test
+            if len(found) < len(trial):
+                joined.append(frozenset(_ends(trial) - _ends(found)))
+            trial = found
+            changed.append(moved)
+        if not changed:
+            return paths
+        while True:
+            verdict, other = check(rows, cols, trial, args, stats, improving=True)
+            if verdict == "unique" or verdict == "undecided" or other is None:
+                break
+            stats["unjoins"] += 1
+            if not _unjoin(trial, joined, other):
+                verdict = "undecided"
+                break
+        if verdict != "unique" or len(trial) > len(paths):
+            size = max(1, size // 2)
+            refused.update(changed)
+            continue
+        stats["joins"] += len(paths) - len(trial)
+        stats["batches" if len(trial) < len(paths) else "moves"] += 1
+        paths = trial
+        refused.clear()  # the board changed: what failed near it may pass now
+    return paths
+
+
 def board_and_cover(rows: int, cols: int, paths: list[list[Cell]]) -> tuple[Board, dict]:
     """The board of ``paths``' ends and its cover, in the files' form (verified)."""
     board = board_of(rows, cols, paths)
@@ -319,10 +313,12 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
     stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats.update(joins=0, moves=0)
+    if args.batch:
+        stats.update(batches=0, local=0, unjoins=0)
     if sparse_enough(rows, cols, len(paths), args.beyond):
         return "at its target already"
     rng = random.Random(seed + 100_000 * args.densify_round)  # each round tries another order
-    paths = improve(rows, cols, paths, rng, args, stats)
+    paths = (improve_batched if args.batch else improve)(rows, cols, paths, rng, args, stats)
     del stats["cache"]
     if len(paths) == stats["from"]:
         return "no join proved unique"
@@ -391,6 +387,13 @@ def main() -> None:
         type=int,
         default=0,
         help="densify: another round on boards densified before tries the joins in another order",
+    )
+    parser.add_argument(
+        "--batch", type=int, default=0, help="densify: up to this many joins a proof (0: one)"
+    )
+    parser.add_argument("--local-radius", type=int, default=8, help="batch: local test's reach")
+    parser.add_argument(
+        "--local-conflicts", type=int, default=20_000, help="batch: local test's budget"
     )
     parser.add_argument("--table", action="store_true", help="print --out's table, write none")
     parser.add_argument("specs", nargs="*", help="ROWSxCOLS:SEED or ROWSxCOLS:FIRST-LAST")

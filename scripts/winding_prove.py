@@ -208,6 +208,160 @@ def prove_unique(
     return "unique", None, calls
 
 
+def other_within(
+    rows: int, cols: int, paths: list[list[Cell]], free: set[Cell], budget: int
+) -> tuple[str, list[list[Cell]] | None]:
+    """Is there another cover that differs from the planted one only inside ``free``
+    (cells)? ("other", its paths) | ("unsat" | "undecided", None) within ``budget``
+    conflicts.
+
+    A cheap filter before a whole-board proof: the other covers of a board just joined
+    mostly differ near the join. Only the rectangle around ``free`` (one ring more) is
+    encoded: its edges, every edge with a cell outside ``free`` fixed as planted, each
+    cell's degree its planted degree inside the rectangle, and each cell on a planted
+    path that path's colour. A model may join a path's pieces in another order: with the
+    fixed rest of the board that is another cover unless it closes a cycle. A cycle is
+    taken into a path by a 2x2 swap where one fits (``join_cycles``' move: the other
+    cover may then differ one cell beyond ``free``), else forbidden and the question
+    asked again. "unsat" proves nothing about the whole board."""
+    r0 = max(0, min(r for r, _ in free) - 1)
+    r1 = min(rows - 1, max(r for r, _ in free) + 1)
+    c0 = max(0, min(c for _, c in free) - 1)
+    c1 = min(cols - 1, max(c for _, c in free) + 1)
+    inside = {(r, c) for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)}
+    planted, colour, everywhere = set(), {}, set()
+    for p in paths:
+        for k, cell in enumerate(p):
+            if k:
+                everywhere.add(frozenset((p[k - 1], cell)))
+            if cell in inside:
+                colour.setdefault(id(p), len(colour))
+                if k and p[k - 1] in inside:
+                    planted.add(frozenset((p[k - 1], cell)))
+    ends = {c for p in paths for c in (p[0], p[-1])}
+    fixed, same = {}, []  # cells of known colour; pairs of cells of one colour
+    for p in paths:
+        at = [k for k, cell in enumerate(p) if cell in inside]
+        if not at:
+            continue
+        for k in (at[0], at[-1]):  # inside, or by a fixed piece to one of the path's ends
+            fixed[p[k]] = colour[id(p)]
+        same += [(p[j], p[k]) for j, k in itertools.pairwise(at) if k > j + 1]
+    pool = IDPool()
+    edges = [
+        frozenset((a, b))
+        for a in sorted(inside)
+        for b in ((a[0] + 1, a[1]), (a[0], a[1] + 1))
+        if b in inside
+    ]
+    e = {ab: pool.id(ab) for ab in edges}
+    degree = dict.fromkeys(inside, 0)
+    for ab in planted:
+        for cell in ab:
+            degree[cell] += 1
+    cnf: list[list[int]] = []
+    at: dict[Cell, list[int]] = {cell: [] for cell in inside}
+    for ab in edges:
+        for cell in ab:
+            at[cell].append(e[ab])
+        if not ab <= free:
+            cnf.append([e[ab]] if ab in planted else [-e[ab]])
+    for cell in inside:
+        cnf += exactly(at[cell], degree[cell], pool, "binomial")
+    bits = max(1, (len(colour) - 1).bit_length())
+    y = {cell: [pool.id(("y", cell, j)) for j in range(bits)] for cell in inside}
+    for cell, k in fixed.items():  # a piece reaching an end of its path: that path's colour
+        cnf += [[y[cell][j]] if k >> j & 1 else [-y[cell][j]] for j in range(bits)]
+    for a, b in same:  # the two ends of a piece outside: one path, whichever it becomes
+        for j in range(bits):
+            cnf += [[-y[a][j], y[b][j]], [y[a][j], -y[b][j]]]
+    for ab in edges:
+        a, b = tuple(ab)
+        for j in range(bits):
+            cnf += [[-e[ab], -y[a][j], y[b][j]], [-e[ab], y[a][j], -y[b][j]]]
+    differ = [-e[ab] for ab in planted if ab <= free]
+    if not differ:
+        return "unsat", None
+    cnf.append(differ)
+    with Solver(name="cadical195", bootstrap_with=cnf) as sat:
+        while True:
+            answer = solve_sat_conflicts(sat, budget, [])
+            if answer is not True:
+                return ("unsat" if answer is False else "undecided"), None
+            model = set(lit for lit in sat.get_model() if lit > 0)
+            used = {ab for ab in edges if e[ab] in model}
+            whole = {ab for ab in everywhere if not ab <= free} | used
+            cycles = _cycles(whole, ends)
+            cover = set(whole)
+            while cycles and _absorb(cycles[0], cover):  # as join_cycles: a 2x2 swap
+                cycles = _cycles(cover, ends)
+            if not cycles:
+                return "other", _walk(cover, paths)
+            for cells in _cycles(whole, ends):
+                if all(ab <= free for ab in whole if ab <= cells):  # a cut (valid: see ask)
+                    sat.add_clause([e[ab] for ab in edges if len(ab & cells) == 1])
+                else:  # pieces joined into a loop through the fixed rest: not these again
+                    sat.add_clause([-e[ab] for ab in used if ab <= cells])
+
+
+def _absorb(cells: set[Cell], cover: set[frozenset]) -> bool:
+    """Swap a cycle edge and a parallel edge off the cycle, in a 2x2 block, for the
+    block's other two sides (in ``cover``): the path through that edge takes the cycle
+    in. False if no block allows it."""
+    for ab in [ab for ab in cover if ab <= cells]:
+        (r, c), (r2, c2) = sorted(ab)
+        dr, dc = c2 - c, r2 - r  # the side step across the edge
+        for s in (1, -1):
+            x, y = (r + s * dr, c + s * dc), (r2 + s * dr, c2 + s * dc)
+            side = frozenset((x, y))
+            if side in cover and not side & cells:
+                cover -= {ab, side}
+                cover |= {frozenset(((r, c), x)), frozenset(((r2, c2), y))}
+                return True
+    return False
+
+
+def _walk(cover: set[frozenset], paths: list[list[Cell]]) -> list[list[Cell]]:
+    """The paths of the edge set ``cover``, each from the first end of a planted path."""
+    adj: dict[Cell, list[Cell]] = {}
+    for ab in cover:
+        a, b = tuple(ab)
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    out = []
+    for p in paths:
+        walk = [p[0]]
+        while len(walk) == 1 or len(adj[walk[-1]]) == 2:
+            step = [q for q in adj[walk[-1]] if len(walk) == 1 or q != walk[-2]]
+            walk.append(step[0])
+        out.append(walk)
+    return out
+
+
+def _cycles(used: set[frozenset], ends: set[Cell]) -> list[set[Cell]]:
+    """The components of ``used`` edges without an end: detached cycles."""
+    adj: dict[Cell, list[Cell]] = {}
+    for ab in used:
+        a, b = tuple(ab)
+        adj.setdefault(a, []).append(b)
+        adj.setdefault(b, []).append(a)
+    seen: set[Cell] = set()
+    out = []
+    for start in adj:
+        if start in seen:
+            continue
+        comp, stack = {start}, [start]
+        while stack:
+            for q in adj[stack.pop()]:
+                if q not in comp:
+                    comp.add(q)
+                    stack.append(q)
+        seen |= comp
+        if not comp & ends:
+            out.append(comp)
+    return out
+
+
 def _after(board: Board, step: int, transposed: bool) -> list[int]:
     """Cells (r * cols + c) scanned after ``step`` by ``count_covers``."""
     rows, cols = board.rows, board.cols

@@ -27,7 +27,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import make_winding_numberlink  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
 from make_winding_numberlink import joins, table  # noqa: E402
-from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
+from winding_moves import bites  # noqa: E402
+from winding_prove import other_within, prove_unique, prove_unique_dp  # noqa: E402
 
 
 def unique_by_path_search(board) -> bool | None:
@@ -128,17 +129,19 @@ def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
         assert unique_by_path_search(board) is True, path.name
 
 
-def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
+@pytest.mark.parametrize("batch", ["0", "3"])
+def test_densify_joins_a_proved_board_further(tmp_path: Path, batch: str) -> None:
     """``--densify FROM``: the improve phase alone, from a board written before with no
-    improve time; the board written has fewer pairs, its one cover, and is unique by the
-    path search; a spec with no board in FROM is dropped, not planted, and so is a board
-    already at its target (said so, not "no join proved unique")."""
+    improve time, one join a proof or (``--batch``) several joins that pass the local
+    test to one proof; the board written has fewer pairs, its one cover, and is unique
+    by the path search; a spec with no board in FROM is dropped, not planted, and so is
+    a board already at its target (said so, not "no join proved unique")."""
     first, dense = tmp_path / "first", tmp_path / "dense"
     made = run("--out", str(first), "--improve-s", "0", "9x9:3", "8x8:5")
     assert made.returncode == 0, made.stderr
     again = run(
         "--out", str(dense), "--densify", str(first), "--improve-s", "10", "--beyond", "2",
-        "9x9:3", "8x8:5", "8x8:6",
+        "--batch", batch, "9x9:3", "8x8:5", "8x8:6",
     )  # fmt: skip
     assert again.returncode == 0, again.stderr
     assert "w_8x8_s6: dropped (no board)" in again.stdout
@@ -155,6 +158,62 @@ def test_densify_joins_a_proved_board_further(tmp_path: Path) -> None:
     done = run("--out", str(at_target), "--densify", str(first), "--beyond", "0.1", "9x9:3")
     assert "w_9x9_s3: dropped (at its target already)" in done.stdout, done.stdout
     assert not at_target.exists() or not any(at_target.iterdir())
+
+
+def _load(name: str, folder: Path = ROOT / "instances" / "numberlink" / "winding"):
+    rows, cols = map(int, name.split("_")[1].split("x"))
+    cover = json.loads((folder / f"{name}.sol.json").read_text())
+    return rows, cols, [[tuple(c) for c in p] for p in cover["paths"].values()]
+
+
+def _is_other_cover(rows: int, cols: int, planted, other) -> None:
+    board = board_of(rows, cols, planted)
+    by_ends = {frozenset((p[0], p[-1])): p for p in other}
+    solution = {"paths": {}}
+    for label, (a, b) in board.ends.items():
+        solution["paths"][label] = [list(c) for c in by_ends[frozenset((a, b))]]
+    assert verify(board, solution) is None
+    assert edges(other) != edges(planted)
+
+
+def test_the_local_question_on_the_whole_board_is_the_whole_question(tmp_path: Path) -> None:
+    """``other_within`` with every cell free asks what the backbone proof asks: on every
+    join of boards just proved unique (no improve time, so some joins are unique) the
+    two agree ("unsat" where the proof says unique), and each other cover it gives is a
+    verified full cover unlike the planted one."""
+    made = run("--out", str(tmp_path), "--improve-s", "0", "9x9:3", "8x8:5", "10x10:2")
+    assert made.returncode == 0, made.stderr
+    seen = set()
+    for name in ("w_9x9_s3", "w_8x8_s5", "w_10x10_s2"):
+        rows, cols, paths = _load(name, tmp_path)
+        every = {(r, c) for r in range(rows) for c in range(cols)}
+        for trial in joins(paths):
+            verdict, _, _ = prove_unique(board_of(rows, cols, trial), trial)
+            local, other = other_within(rows, cols, trial, every, 1_000_000)
+            assert local == ("unsat" if verdict == "unique" else "other"), name
+            seen.add(local)
+            if other is not None:
+                _is_other_cover(rows, cols, trial, other)
+    assert seen == {"unsat", "other"}
+
+
+def test_the_local_question_keeps_the_board_outside_its_window() -> None:
+    """With a window free around the ends a bite or join moves, every other cover
+    ``other_within`` gives is a verified full cover that differs from the planted one
+    only in the window and the ring around it (a 2x2 swap takes a cycle in there)."""
+    rows, cols, paths = _load("w_15x15_s8")
+    seen = set()
+    for trial in joins(paths) + bites(paths)[::3]:
+        ends = {c for p in trial for c in (p[0], p[-1])}
+        moved = ends ^ {c for p in paths for c in (p[0], p[-1])}
+        free = make_winding_numberlink._within(rows, cols, moved, 3)
+        verdict, other = other_within(rows, cols, trial, free, 100_000)
+        seen.add(verdict)
+        if other is not None:
+            _is_other_cover(rows, cols, trial, other)
+            ring = make_winding_numberlink._within(rows, cols, free, 1)
+            assert all(ab <= ring for ab in edges(other) ^ edges(trial))
+    assert {"unsat", "other"} <= seen
 
 
 def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
@@ -176,7 +235,7 @@ def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
 
         monkeypatch.setattr(make_winding_numberlink, "check", fake_check)
         args = argparse.Namespace(
-            improve_checks=4, improve_s=60.0, beyond=1.0, densify_round=densify_round
+            improve_checks=4, improve_s=60.0, beyond=1.0, densify_round=densify_round, batch=0
         )
         verdict = make_winding_numberlink.densify(20, 20, 1, cover, args)
         assert verdict == "no join proved unique"
