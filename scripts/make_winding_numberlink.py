@@ -221,10 +221,11 @@ def improve_batched(rows: int, cols: int, paths, rng: random.Random, args, stats
     appear) is taken into the batch when no other cover differs from the planted one
     within ``--local-radius`` cells of the ends it moves (``other_within``: the rest of
     the board fixed, a small problem) -- the other covers of a join mostly lie that
-    near. Up to ``--batch`` changes so, then one whole-board check; another cover found
-    splits where it differs (a join edge of the batch first) and the check runs again;
-    undecided drops the batch and halves the next one. Every board kept is proved unique
-    as in ``improve``; the local test only chooses what is worth proving.
+    near. Up to ``--batch`` joins so (and three times as many changes), then one
+    whole-board check; another cover found splits where it differs (a join edge of the
+    batch first) and the check runs again; undecided drops the batch and halves the next
+    one. Every board kept is proved unique as in ``improve``; the local test only chooses
+    what is worth proving.
     """
     deadline = time.monotonic() + args.improve_s * rows * cols / 400
     size, refused = args.batch, set()
@@ -391,7 +392,7 @@ def main() -> None:
     parser.add_argument(
         "--batch", type=int, default=0, help="densify: up to this many joins a proof (0: one)"
     )
-    parser.add_argument("--local-radius", type=int, default=8, help="batch: local test's reach")
+    parser.add_argument("--local-radius", type=int, default=10, help="batch: local test's reach")
     parser.add_argument(
         "--local-conflicts", type=int, default=20_000, help="batch: local test's budget"
     )

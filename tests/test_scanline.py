@@ -288,7 +288,7 @@ def test_dense_touching_board_answered_by_the_backup() -> None:
 def test_the_complete_search_takes_short_turns_beside_the_corner_search() -> None:
     """The race's turns are about equal in time, not in cells: on the proved-unique
     50x50 of winding-large the corner search (without its partner, the clauses) answers
-    after 938,506 cells, and the complete scan search spends a quarter of that beside it
+    after 432,674 cells, and the complete scan search spends a quarter of that beside it
     (1,250 cells a turn against 5,000), not as much again; the backup, joined after
     BACKUP_AFTER cells, never answers."""
     board = _load("instances/numberlink/winding-large/wl_50x50_s1.txt")
@@ -298,7 +298,7 @@ def test_the_complete_search_takes_short_turns_beside_the_corner_search() -> Non
     out = enc.solve(Limits(time_limit_s=20))
     assert out.status == SOLVED and verify(board, out.solution) is None
     assert out.counters["untouched"] == 1 and out.counters["backup"] == 0
-    assert out.counters["nodes"] == 938_506 + 938_506 // RACE_NODES * COMPLETE_NODES
+    assert out.counters["nodes"] == 432_674 + 432_674 // RACE_NODES * COMPLETE_NODES
 
 
 @pytest.mark.parametrize("assume_unique", [False, True])
