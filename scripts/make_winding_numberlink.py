@@ -75,7 +75,8 @@ from make_sparse_unique_numberlink import (
 )
 from make_unique_numberlink import board_of
 from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
-from winding_prove import NEAR_CONFLICTS, other_within, prove_unique, prove_unique_dp
+from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
+from winding_window import other_within, within
 
 from models.numberlink.generate import hamiltonian_path
 from models.numberlink.rules import Board, format_board, parse
@@ -191,16 +192,6 @@ def _ends(paths: list[list[Cell]]) -> set[Cell]:
     return {c for p in paths for c in (p[0], p[-1])}
 
 
-def _within(rows: int, cols: int, centre: set[Cell], radius: int) -> set[Cell]:
-    """The cells at most ``radius`` rows and columns from some cell of ``centre``."""
-    return {
-        (r, c)
-        for a, b in centre
-        for r in range(max(0, a - radius), min(rows, a + radius + 1))
-        for c in range(max(0, b - radius), min(cols, b + radius + 1))
-    }
-
-
 def _unjoin(paths: list[list[Cell]], joined: list[frozenset], other: list) -> bool:
     """Split where ``other`` differs, at one of this batch's join edges if it lacks one
     (that undoes the join), else as ``split_where_differs``."""
@@ -235,7 +226,7 @@ def improve_batched(rows: int, cols: int, paths, rng: random.Random, args, stats
         if moved in refused:
             return None
         stats["local"] += 1
-        free = _within(rows, cols, moved, args.local_radius)
+        free = within(rows, cols, moved, args.local_radius)
         if other_within(rows, cols, candidate, free, args.local_conflicts)[0] == "unsat":
             return moved
         refused.add(moved)
@@ -245,8 +236,11 @@ def improve_batched(rows: int, cols: int, paths, rng: random.Random, args, stats
         trial, changed, joined = [list(p) for p in paths], [], []
         while len(joined) < size and len(changed) < 3 * size and time.monotonic() < deadline:
             found = None
-            for options in (joins(trial), bites(trial)):  # a join if one passes, else a bite
-                for candidate in sorted(options, key=lambda _: rng.random()):
+            for options in (  # a join if one passes, else a bite
+                sorted(joins(trial), key=lambda _: rng.random()),
+                sorted(bites(trial), key=lambda _: rng.random()),
+            ):
+                for candidate in options:
                     if time.monotonic() > deadline:
                         break
                     moved = passes(trial, candidate)

@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import make_winding_numberlink  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
 from make_winding_numberlink import joins, table  # noqa: E402
-from winding_moves import bites  # noqa: E402
-from winding_prove import other_within, prove_unique, prove_unique_dp  # noqa: E402
+from winding_moves import _touches, bites  # noqa: E402
+from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
+from winding_window import other_within, rejoin_within, within  # noqa: E402
 
 
 def unique_by_path_search(board) -> bool | None:
@@ -206,14 +207,46 @@ def test_the_local_question_keeps_the_board_outside_its_window() -> None:
     for trial in joins(paths) + bites(paths)[::3]:
         ends = {c for p in trial for c in (p[0], p[-1])}
         moved = ends ^ {c for p in paths for c in (p[0], p[-1])}
-        free = make_winding_numberlink._within(rows, cols, moved, 3)
+        free = within(rows, cols, moved, 3)
         verdict, other = other_within(rows, cols, trial, free, 100_000)
         seen.add(verdict)
         if other is not None:
             _is_other_cover(rows, cols, trial, other)
-            ring = make_winding_numberlink._within(rows, cols, free, 1)
+            ring = within(rows, cols, free, 1)
             assert all(ab <= ring for ab in edges(other) ^ edges(trial))
     assert {"unsat", "other"} <= seen
+
+
+def test_a_rejoin_is_a_verified_join_with_the_rest_of_the_board_kept() -> None:
+    """``rejoin_within`` makes two ends one path: every join of neighbouring ends is
+    found, each answer is a verified full cover of the board with those two ends gone,
+    no path touching itself, equal to the planted cover outside the window and its
+    ring; ends an even number of steps apart never (the chessboard argument)."""
+    for name in ("w_12x12_s1", "w_12x12_s2", "w_15x15_s8"):
+        rows, cols, paths = _load(name)
+        ends = {c for p in paths for c in (p[0], p[-1])}
+        direct = {frozenset(ends - {c for p in j for c in (p[0], p[-1])}) for j in joins(paths)}
+        owner = {c: k for k, p in enumerate(paths) for c in (p[0], p[-1])}
+        found = set()
+        for a, b in itertools.combinations(sorted(owner), 2):
+            steps = abs(a[0] - b[0]) + abs(a[1] - b[1])
+            if owner[a] == owner[b] or steps > 4:
+                continue
+            free = within(rows, cols, {a, b}, 2)
+            joined = rejoin_within(rows, cols, paths, a, b, free, 20_000)
+            if joined is None:
+                continue
+            assert steps % 2 == 1, (name, a, b)
+            found.add(frozenset((a, b)))
+            board = board_of(rows, cols, joined)
+            cover = {"paths": {str(k + 1): [list(c) for c in p] for k, p in enumerate(joined)}}
+            assert verify(board, cover) is None
+            assert len(joined) == len(paths) - 1
+            assert {c for p in joined for c in (p[0], p[-1])} == ends - {a, b}
+            assert not any(_touches(p) for p in joined)
+            ring = within(rows, cols, free, 1)
+            assert all(ab <= ring for ab in edges(joined) ^ edges(paths))
+        assert direct and direct <= found, name
 
 
 def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
