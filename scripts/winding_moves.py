@@ -75,9 +75,9 @@ def board_key(paths: list[list[Cell]]) -> frozenset:
     return frozenset(frozenset((p[0], p[-1])) for p in paths)
 
 
-def joins(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
-    """Every cover one join fewer: two paths whose ends are neighbours become one (if
-    it does not touch itself)."""
+def joins(paths: list[list[Cell]], touching: bool = False) -> list[list[list[Cell]]]:
+    """Every cover one join fewer: two paths whose ends are neighbours become one, the
+    joined path last (only if it does not touch itself, unless ``touching``)."""
     at = {}
     for k, p in enumerate(paths):
         at[p[0]], at[p[-1]] = (k, 0), (k, 1)
@@ -88,7 +88,7 @@ def joins(paths: list[list[Cell]]) -> list[list[list[Cell]]]:
                 j, t = at[q]
                 a = paths[k] if s == 1 else paths[k][::-1]
                 b = paths[j] if t == 0 else paths[j][::-1]
-                if not _touches(a + b):
+                if touching or not _touches(a + b):
                     out.append([p for i, p in enumerate(paths) if i not in (k, j)] + [a + b])
     return out
 

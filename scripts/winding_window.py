@@ -234,13 +234,18 @@ def _absorb(cells: set[Cell], cover: set[Edge]) -> bool:
     return False
 
 
-def _walk(cover: set[Edge], starts: list[Cell]) -> list[list[Cell]]:
-    """The paths of the edge set ``cover``, one from each of ``starts`` (ends)."""
+def _adjacency(edges: set[Edge]) -> dict[Cell, list[Cell]]:
     adj: dict[Cell, list[Cell]] = {}
-    for ab in cover:
+    for ab in edges:
         a, b = tuple(ab)
         adj.setdefault(a, []).append(b)
         adj.setdefault(b, []).append(a)
+    return adj
+
+
+def _walk(cover: set[Edge], starts: list[Cell]) -> list[list[Cell]]:
+    """The paths of the edge set ``cover``, one from each of ``starts`` (ends)."""
+    adj = _adjacency(cover)
     out = []
     for start in starts:
         walk = [start]
@@ -253,11 +258,7 @@ def _walk(cover: set[Edge], starts: list[Cell]) -> list[list[Cell]]:
 
 def _cycles(used: set[Edge], ends: set[Cell]) -> list[set[Cell]]:
     """The components of ``used`` edges without an end: detached cycles."""
-    adj: dict[Cell, list[Cell]] = {}
-    for ab in used:
-        a, b = tuple(ab)
-        adj.setdefault(a, []).append(b)
-        adj.setdefault(b, []).append(a)
+    adj = _adjacency(used)
     seen: set[Cell] = set()
     out = []
     for start in adj:

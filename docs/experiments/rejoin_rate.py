@@ -27,26 +27,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 
-from winding_moves import _nbrs, _touches  # noqa: E402
+from winding_moves import _touches, joins  # noqa: E402
 from winding_window import other_within, rejoin_within, within  # noqa: E402
 
 
 def plain_joins(rows: int, cols: int, paths: list) -> dict[tuple[str, str], int]:
     """(clean | touching, the local test's verdict) -> joins of neighbouring ends."""
-    at = {}
-    for k, p in enumerate(paths):
-        at[p[0]], at[p[-1]] = (k, 0), (k, 1)
+    ends = {c for p in paths for c in (p[0], p[-1])}
     out: dict[tuple[str, str], int] = {}
-    for c, (k, s) in at.items():
-        for q in _nbrs(c):
-            if q in at and at[q][0] > k:
-                j, t = at[q]
-                a = paths[k] if s == 1 else paths[k][::-1]
-                b = paths[j] if t == 0 else paths[j][::-1]
-                trial = [p for i, p in enumerate(paths) if i not in (k, j)] + [a + b]
-                verdict = other_within(rows, cols, trial, within(rows, cols, {c, q}, 10), 20_000)[0]
-                key = ("touching" if _touches(a + b) else "clean", verdict)
-                out[key] = out.get(key, 0) + 1
+    for trial in joins(paths, touching=True):
+        moved = ends - {c for p in trial for c in (p[0], p[-1])}
+        verdict = other_within(rows, cols, trial, within(rows, cols, moved, 10), 20_000)[0]
+        key = ("touching" if _touches(trial[-1]) else "clean", verdict)
+        out[key] = out.get(key, 0) + 1
     return out
 
 
