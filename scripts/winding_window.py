@@ -193,11 +193,11 @@ def rejoin_within(
     most ``tries``); None if none is found within ``budget`` conflicts a call."""
     if a not in free or b not in free:
         return None
-    window = _Window(rows, cols, paths, free, (a, b))
     (pa,) = [p for p in paths if a in (p[0], p[-1])]
     (pb,) = [p for p in paths if b in (p[0], p[-1])]
     if pa is pb:
         return None
+    window = _Window(rows, cols, paths, free, (a, b))
     kept = [p for p in paths if p is not pa and p is not pb]
     starts = [p[0] for p in kept] + [pa[-1] if pa[0] == a else pa[0]]
     goal = {frozenset((p[0], p[-1])) for p in kept}
