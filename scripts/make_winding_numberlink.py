@@ -17,6 +17,10 @@ the uniqueness loop below adds pairs:
   side of Q (P + x + that side, the other side stays a path). Joins lower the count of
   paths; bites move the ends so that new joins appear.
 
+With ``--plant tubes`` the cover is planted instead by SAT as nested tubes, ends and
+paths chosen together (``scripts/winding_tubes.py``), with exactly that many paths (if
+the three ends the seed forces allow no such cover, other forced ends, up to ten times).
+
 Then "split until unique": a complete search looks for a full cover other than the
 planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions, then
 ``degree-sat``'s CNF with one more clause, "not every planted edge", for at most
@@ -30,7 +34,8 @@ A check that decides nothing within its budget splits the longest path in the mi
 board is proved unique within ``--check-conflicts`` a check, the budget stated in the
 README; boards the prover finds hard come out denser. Once unique, joins of two paths
 whose ends are neighbours (and which do not touch themselves) are tried, at most
-``--join-checks`` of them, each kept only when proved unique.
+``--improve-checks`` of them, each kept only when proved unique; with ``--batch K``, in
+batches of up to K joins to one proof (``improve_batched`` below).
 
 The proof itself is ``scripts/winding_prove.py``'s: the SAT backbone proof
 (``--prover sat``, the default), or ``--prover count``: SAT within ``--sat-first``
@@ -76,6 +81,7 @@ from make_sparse_unique_numberlink import (
 from make_unique_numberlink import board_of
 from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
 from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
+from winding_tubes import plant as tube_plant
 from winding_window import other_within, within
 
 from models.numberlink.generate import hamiltonian_path
@@ -288,8 +294,14 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     rng = random.Random(seed)
     cells = rows * cols
     goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
-    paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
-    paths = wind(paths, rng, goal, args.steps * cells)
+    if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
+        tries = (tube_plant(rows, cols, goal, seed + 1_000_000 * k) for k in range(10))
+        paths = next((p for p in tries if p is not None), None)
+        if paths is None:
+            return "no tube plant within its budget"
+    else:
+        paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
+        paths = wind(paths, rng, goal, args.steps * cells)
     rng.shuffle(paths)  # labels not in path order
     stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats["splits"] = 0
@@ -298,7 +310,9 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     if unique is None:
         return "no split left"
     stats["unique_at"] = len(unique)
-    paths = improve(rows, cols, unique, rng, args, stats)
+    if args.batch:
+        stats.update(batches=0, local=0, unjoins=0)
+    paths = (improve_batched if args.batch else improve)(rows, cols, unique, rng, args, stats)
     del stats["cache"]
     return (*board_and_cover(rows, cols, paths), stats)
 
@@ -353,6 +367,13 @@ def main() -> None:
     parser.add_argument("--out", required=True)
     parser.add_argument("--prefix", default="w", help="file names PREFIX_RxC_sS")
     parser.add_argument("--sparser", type=float, default=1.3, help="plant this much sparser")
+    parser.add_argument(
+        "--plant",
+        choices=("walk", "tubes"),
+        default="walk",
+        help="walk: a cut Hamiltonian path, joined and bitten; tubes: nested tubes by SAT "
+        "(scripts/winding_tubes.py)",
+    )
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
     parser.add_argument(
@@ -384,7 +405,7 @@ def main() -> None:
         help="densify: another round on boards densified before tries the joins in another order",
     )
     parser.add_argument(
-        "--batch", type=int, default=0, help="densify: up to this many joins a proof (0: one)"
+        "--batch", type=int, default=0, help="improve: up to this many joins a proof (0: one)"
     )
     parser.add_argument("--local-radius", type=int, default=10, help="batch: local test's reach")
     parser.add_argument(

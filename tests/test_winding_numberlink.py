@@ -130,6 +130,30 @@ def test_the_generator_proves_by_counting(tmp_path: Path) -> None:
         assert unique_by_path_search(board) is True, path.name
 
 
+def test_tube_plants_go_through_the_same_proof(tmp_path: Path) -> None:
+    """``--plant tubes --batch 3``: the cover planted by SAT as nested tubes with the
+    size's target count of paths, then split until unique and joined in batches; every
+    board written is unique by the path search too (no code shared with the SAT proof),
+    and no path of it touches itself."""
+    out = tmp_path / "t"
+    made = run(
+        "--out", str(out), "--plant", "tubes", "--sparser", "1.0", "--batch", "3",
+        "--improve-s", "5", "8x8:1-3", "9x9:1",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert len(made.stdout.splitlines()) == 4 and "dropped" not in made.stdout
+    for line in made.stdout.splitlines():
+        size = line.split("_")[1]
+        goal = {"8x8": 5, "9x9": 6}[size]  # round(cells / target)
+        assert f"planted {goal}," in line, line
+    for path in sorted(out.glob("*.txt")):
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None
+        assert not any(_touches([tuple(c) for c in p]) for p in solution["paths"].values())
+        assert unique_by_path_search(board) is True, path.name
+
+
 @pytest.mark.parametrize("batch", ["0", "3"])
 def test_densify_joins_a_proved_board_further(tmp_path: Path, batch: str) -> None:
     """``--densify FROM``: the improve phase alone, from a board written before with no
