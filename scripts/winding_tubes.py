@@ -99,6 +99,9 @@ def _walks(grid: Grid, used: list[int], ends: set[int]) -> tuple[list[list[int]]
 
 
 def plant(rows: int, cols: int, pairs: int, seed: int) -> list[list[tuple[int, int]]] | None:
+    """A full cover of the empty R x C board with ``pairs`` paths, none touching itself, as
+    cell lists; None when the solver finds none within ``CONFLICTS`` a call (the forced
+    ends may allow none)."""
     rng = random.Random(seed)
     grid = grid_of(Board(rows, cols, tuple((None,) * cols for _ in range(rows))))
     at = {ab: i for i, ab in enumerate(grid.edges)}
