@@ -85,9 +85,9 @@ def test_a_three_times_slower_build_is_flagged_by_time(gate) -> None:
     (build,) = _rows(verdicts, "bool-z3", "build")
     assert build["verdict"] == "regression", build
     # about 3, but the baseline's build of a few ms was timed in another sweep: on the
-    # shared 2-core machine the ratio has strayed to 4.7; a gross error (inverted, or the
-    # solve's time counted in) lies outside
-    assert 2.0 < build["ratio"] < 6.0
+    # shared 2-core machine the ratio has strayed to 4.7 and to 1.9; a gross error
+    # (inverted, unchanged, or the solve's time counted in) lies outside
+    assert 1.5 < build["ratio"] < 6.0
     for solve in _rows(verdicts, "bool-z3", "solve"):  # the solver did the same work
         assert solve["verdict"] == "same" and "counters unchanged" in solve["reason"], solve
 
