@@ -226,6 +226,8 @@ def improve_batched(rows: int, cols: int, paths, rng: random.Random, args, stats
     """
     deadline = time.monotonic() + args.improve_s * rows * cols / 400
     size, refused = args.batch, set()
+    for counter in ("joins", "moves", "batches", "local", "unjoins"):
+        stats.setdefault(counter, 0)
 
     def passes(trial: list[list[Cell]], candidate: list[list[Cell]]) -> frozenset | None:
         moved = frozenset(_ends(trial) ^ _ends(candidate))
@@ -310,8 +312,6 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     if unique is None:
         return "no split left"
     stats["unique_at"] = len(unique)
-    if args.batch:
-        stats.update(batches=0, local=0, unjoins=0)
     paths = (improve_batched if args.batch else improve)(rows, cols, unique, rng, args, stats)
     del stats["cache"]
     return (*board_and_cover(rows, cols, paths), stats)
@@ -322,8 +322,6 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
     stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats.update(joins=0, moves=0)
-    if args.batch:
-        stats.update(batches=0, local=0, unjoins=0)
     if sparse_enough(rows, cols, len(paths), args.beyond):
         return "at its target already"
     rng = random.Random(seed + 100_000 * args.densify_round)  # each round tries another order

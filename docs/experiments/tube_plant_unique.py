@@ -4,9 +4,7 @@
     python docs/experiments/tube_plant_unique.py prove 25x25:27:1 [--total 2e7]
 
 ``RxC:K:S`` plants seed S of an R x C board with K pairs as nested tubes
-(``plant_numberlink_tubes.py``: the corner rules as clauses, so the plant has none of the
-local defects, a turn with no end on its diagonal ray, that each give a random plant
-another cover). ``split`` then runs ``scripts/make_winding_numberlink.py``'s
+(``scripts/winding_tubes.py``, ends and paths chosen together). ``split`` then runs ``scripts/make_winding_numberlink.py``'s
 ``split_until_unique`` with the generator's budgets (200,000 conflicts a check per 400
 cells, the question near the planted cover first) and, with ``--improve-s``, its batched
 improve phase; ``prove`` asks ``scripts/winding_prove.py``'s backbone proof once, each
@@ -25,12 +23,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(ROOT / "scripts"), str(ROOT), str(Path(__file__).resolve().parent)]
+sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 
 import make_winding_numberlink as generator  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402
-from plant_numberlink_tubes import plant  # noqa: E402
 from winding_prove import prove_unique  # noqa: E402
+from winding_tubes import plant  # noqa: E402
 
 
 def split(rows: int, cols: int, paths: list, seed: int, improve_s: float) -> None:
@@ -60,7 +58,6 @@ def split(rows: int, cols: int, paths: list, seed: int, improve_s: float) -> Non
         flush=True,
     )
     if improve_s:
-        stats.update(joins=0, moves=0, batches=0, local=0, unjoins=0)
         better = generator.improve_batched(rows, cols, unique, random.Random(seed), args, stats)
         print(
             f"improved to {len(better)} pairs ({rows * cols / len(better):.1f} cells/pair), "
