@@ -166,6 +166,8 @@ def improve(rows: int, cols: int, paths, rng: random.Random, args, stats: dict):
     ``--improve-checks`` checks."""
     budget = stats["checks"] + args.improve_checks
     deadline = time.monotonic() + args.improve_s * rows * cols / 400
+    for counter in ("joins", "moves"):
+        stats.setdefault(counter, 0)
 
     def spent() -> bool:
         return stats["checks"] >= budget or time.monotonic() > deadline
@@ -307,7 +309,7 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     rng.shuffle(paths)  # labels not in path order
     stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
     stats["splits"] = 0
-    stats.update(undecided=0, unique_at=0, joins=0, moves=0)
+    stats.update(undecided=0, unique_at=0)
     unique = split_until_unique(rows, cols, paths, args, stats)
     if unique is None:
         return "no split left"
@@ -321,7 +323,6 @@ def densify(rows: int, cols: int, seed: int, cover: Path, args) -> tuple[Board, 
     """The improve phase alone, from a board proved unique before (``--densify``)."""
     paths = [[tuple(c) for c in p] for p in json.loads(cover.read_text())["paths"].values()]
     stats: dict = {"cache": {}, "from": len(paths), "checks": 0, "sat": 0, "counted": 0}
-    stats.update(joins=0, moves=0)
     if sparse_enough(rows, cols, len(paths), args.beyond):
         return "at its target already"
     rng = random.Random(seed + 100_000 * args.densify_round)  # each round tries another order

@@ -4,10 +4,10 @@
     python docs/experiments/tube_plant_unique.py prove 25x25:27:1 [--total 2e7]
 
 ``RxC:K:S`` plants seed S of an R x C board with K pairs as nested tubes
-(``scripts/winding_tubes.py``, ends and paths chosen together). ``split`` then runs ``scripts/make_winding_numberlink.py``'s
-``split_until_unique`` with the generator's budgets (200,000 conflicts a check per 400
-cells, the question near the planted cover first) and, with ``--improve-s``, its batched
-improve phase; ``prove`` asks ``scripts/winding_prove.py``'s backbone proof once, each
+(``scripts/winding_tubes.py``, ends and paths chosen together). ``split`` then runs
+``scripts/make_winding_numberlink.py``'s ``split_until_unique`` with the generator's
+budgets (200,000 conflicts a check per 400 cells, the question near the planted cover
+first) and, with ``--improve-s``, its batched improve phase; ``prove`` asks ``scripts/winding_prove.py``'s backbone proof once, each
 question under at most 2 million conflicts and ``--total`` in all, and prints how many
 planted edges it proved to be in every cover. Results in
 ``docs/experiments/numberlink-frontier.md``, "Tube plants as the start of the uniqueness
