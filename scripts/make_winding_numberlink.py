@@ -91,6 +91,9 @@ from models.numberlink.verify import verify
 Cell = tuple[int, int]
 
 
+REPLANT_SEEDS = 10_000_000  # a replant's seed offset, past the forced-end retries
+
+
 def target_cells_per_pair(rows: int, cols: int) -> float:
     return 4.6 * (rows * cols) ** 0.25
 
@@ -136,9 +139,11 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
     return verdict, other
 
 
-def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict):
+def split_until_unique(
+    rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, replant: bool = False
+):
     """Split planted paths until the board is proved unique (module docstring); None
-    when no split is left."""
+    when no split is left, or, with ``replant``, at the first undecided check."""
     paths = [list(p) for p in paths]
     while True:
         verdict, other = check(rows, cols, paths, args, stats)
@@ -147,7 +152,7 @@ def split_until_unique(rows: int, cols: int, paths: list[list[Cell]], args, stat
         stats["splits"] += 1
         if verdict == "undecided":  # the split cannot add covers; the proof gets easier
             stats["undecided"] += 1
-            if not split_longest(paths):
+            if replant or not split_longest(paths):
                 return None
         elif (other is None or not split_where_differs(paths, other)) and not split_longest(paths):
             return None
@@ -298,21 +303,27 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     rng = random.Random(seed)
     cells = rows * cols
     goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
-    if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
-        tries = (tube_plant(rows, cols, goal, seed + 1_000_000 * k) for k in range(10))
-        paths = next((p for p in tries if p is not None), None)
-        if paths is None:
-            return "no tube plant within its budget"
-    else:
-        paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
-        paths = wind(paths, rng, goal, args.steps * cells)
-    rng.shuffle(paths)  # labels not in path order
-    stats: dict = {"cache": {}, "planted": len(paths), "checks": 0, "sat": 0, "counted": 0}
-    stats["splits"] = 0
-    stats.update(undecided=0, unique_at=0)
-    unique = split_until_unique(rows, cols, paths, args, stats)
-    if unique is None:
-        return "no split left"
+    stats: dict = {"cache": {}, "planted": 0, "checks": 0, "sat": 0, "counted": 0}
+    stats.update(splits=0, undecided=0, replants=0, unique_at=0)
+    for attempt in range(args.replants + 1):  # a plant met with an undecided check: anew
+        if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
+            first = seed + REPLANT_SEEDS * attempt
+            tries = (tube_plant(rows, cols, goal, first + 1_000_000 * k) for k in range(10))
+            paths = next((p for p in tries if p is not None), None)
+            if paths is None:
+                return "no tube plant within its budget"
+        else:
+            paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
+            paths = wind(paths, rng, goal, args.steps * cells)
+        rng.shuffle(paths)  # labels not in path order
+        stats["planted"] = len(paths)
+        last = attempt == args.replants
+        unique = split_until_unique(rows, cols, paths, args, stats, replant=not last)
+        if unique is not None:
+            break
+        if last:
+            return "no split left"
+        stats["replants"] += 1
     stats["unique_at"] = len(unique)
     paths = (improve_batched if args.batch else improve)(rows, cols, unique, rng, args, stats)
     del stats["cache"]
@@ -392,6 +403,9 @@ def main() -> None:
     parser.add_argument("--state-cap", type=int, default=300_000, help="count: frontiers a layer")
     parser.add_argument("--sat-first", type=int, default=20_000, help="count: SAT's first try")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
+    parser.add_argument(
+        "--replants", type=int, default=0, help="plant anew at an undecided check, this often"
+    )
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")
     parser.add_argument("--beyond", type=float, default=1.2, help="stop at target times this")

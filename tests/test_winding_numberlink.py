@@ -311,6 +311,37 @@ def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
     assert first_trials(1) != first_trials(0)
 
 
+def test_an_undecided_check_plants_anew_with_replants(monkeypatch) -> None:
+    """``--replants N``: a plant whose check is undecided gives way to a fresh plant from
+    another seed, at most N times; the last one splits as before. Here the first check
+    of each of the first two plants answers undecided: the third plant is proved (the
+    path search agrees), and the counters say two replants."""
+    real_check = make_winding_numberlink.check
+    faked: list = []
+
+    def undecided_first(rows, cols, trial, args, stats, improving=False):
+        if len(faked) < 2:
+            stats["checks"] += 1
+            faked.append(make_winding_numberlink.board_key(trial))
+            return "undecided", None
+        return real_check(rows, cols, trial, args, stats, improving)
+
+    monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
+    args = argparse.Namespace(
+        plant="tubes", sparser=1.0, replants=2, quick_nodes=0, prover="sat",
+        check_conflicts=200_000, improve_conflicts=300_000, backend="cadical195",
+        verbose=False, batch=0, improve_s=0.0, improve_checks=0, beyond=1.0,
+    )  # fmt: skip
+    board, solution, stats = make_winding_numberlink.make(8, 8, 1, args)
+    assert stats["replants"] == 2 and stats["undecided"] == 2
+    final = make_winding_numberlink.board_key(
+        [[tuple(c) for c in p] for p in solution["paths"].values()]
+    )
+    assert len({*faked, final}) == 3  # three plants, three boards
+    assert verify(board, solution) is None
+    assert unique_by_path_search(board) is True
+
+
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
     for spec in ("8x8:a", "1x9:1", "eight"):
         bad = run("--out", str(tmp_path), spec)
