@@ -32,7 +32,10 @@ cover of the split board plus the cut edge is a cover of the old one), so the lo
 A check that decides nothing within its budget splits the longest path in the middle (logged
 ``undecided``; the cover count cannot grow, and the proof gets easier), so every written
 board is proved unique within ``--check-conflicts`` a check, the budget stated in the
-README; boards the prover finds hard come out denser. Once unique, joins of two paths
+README; boards the prover finds hard come out denser. With ``--replants N`` an undecided
+check instead drops the plant for a fresh one (another seed), at most N times, the last
+plant splitting as above: each split for an undecided check costs a pair the proof did
+not ask for, and a fresh plant often meets fewer. Once unique, joins of two paths
 whose ends are neighbours (and which do not touch themselves) are tried, at most
 ``--improve-checks`` of them, each kept only when proved unique; with ``--batch K``, in
 batches of up to K joins to one proof (``improve_batched`` below).
