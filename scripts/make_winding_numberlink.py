@@ -32,10 +32,11 @@ cover of the split board plus the cut edge is a cover of the old one), so the lo
 A check that decides nothing within its budget splits the longest path in the middle (logged
 ``undecided``; the cover count cannot grow, and the proof gets easier), so every written
 board is proved unique within ``--check-conflicts`` a check, the budget stated in the
-README; boards the prover finds hard come out denser. With ``--replants N`` an undecided
-check instead drops the plant for a fresh one (another seed), at most N times, the last
-plant splitting as above: each split for an undecided check costs a pair the proof did
-not ask for, and a fresh plant often meets fewer. Once unique, joins of two paths
+README; boards the prover finds hard come out denser. With ``--replants N``, a plant
+with more than ``--undecided-per-plant`` undecided checks (default 0) is dropped for a
+fresh one (another seed), at most N times, the last plant splitting as above: each split
+for an undecided check costs a pair no other cover asked for, and the plants that came
+out sparsest met the fewest such checks. Once unique, joins of two paths
 whose ends are neighbours (and which do not touch themselves) are tried, at most
 ``--improve-checks`` of them, each kept only when proved unique; with ``--batch K``, in
 batches of up to K joins to one proof (``improve_batched`` below).
@@ -143,10 +144,11 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
 
 
 def split_until_unique(
-    rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, replant: bool = False
+    rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, drop_after: int | None = None
 ):
     """Split planted paths until the board is proved unique (module docstring); None
-    when no split is left, or, with ``replant``, at the first undecided check."""
+    when no split is left, or once more than ``drop_after`` checks were undecided."""
+    undecided = 0
     paths = [list(p) for p in paths]
     while True:
         verdict, other = check(rows, cols, paths, args, stats)
@@ -155,7 +157,8 @@ def split_until_unique(
         stats["splits"] += 1
         if verdict == "undecided":  # the split cannot add covers; the proof gets easier
             stats["undecided"] += 1
-            if replant or not split_longest(paths):
+            undecided += 1
+            if (drop_after is not None and undecided > drop_after) or not split_longest(paths):
                 return None
         elif (other is None or not split_where_differs(paths, other)) and not split_longest(paths):
             return None
@@ -308,7 +311,7 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
     stats: dict = {"cache": {}, "planted": 0, "checks": 0, "sat": 0, "counted": 0}
     stats.update(splits=0, undecided=0, replants=0, unique_at=0)
-    for attempt in range(args.replants + 1):  # a plant met with an undecided check: anew
+    for attempt in range(args.replants + 1):  # a plant with too many undecided checks: anew
         if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
             first = seed + REPLANT_SEEDS * attempt
             tries = (tube_plant(rows, cols, goal, first + 1_000_000 * k) for k in range(10))
@@ -321,7 +324,8 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
         rng.shuffle(paths)  # labels not in path order
         stats["planted"] = len(paths)
         last = attempt == args.replants
-        unique = split_until_unique(rows, cols, paths, args, stats, replant=not last)
+        drop_after = None if last else args.undecided_per_plant
+        unique = split_until_unique(rows, cols, paths, args, stats, drop_after)
         if unique is not None:
             break
         if last:
@@ -408,6 +412,9 @@ def main() -> None:
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument(
         "--replants", type=int, default=0, help="plant anew at an undecided check, this often"
+    )
+    parser.add_argument(
+        "--undecided-per-plant", type=int, default=0, help="replants: undecided checks let pass"
     )
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

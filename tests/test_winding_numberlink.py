@@ -311,11 +311,14 @@ def test_a_densify_round_tries_the_joins_in_another_order(monkeypatch) -> None:
     assert first_trials(1) != first_trials(0)
 
 
-def test_an_undecided_check_plants_anew_with_replants(monkeypatch) -> None:
-    """``--replants N``: a plant whose check is undecided gives way to a fresh plant from
-    another seed, at most N times; the last one splits as before. Here the first check
-    of each of the first two plants answers undecided: the third plant is proved (the
-    path search agrees), and the counters say two replants."""
+@pytest.mark.parametrize(("per_plant", "replants"), [(0, 2), (1, 1)])
+def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, replants) -> None:
+    """``--replants 2``: a plant with more than ``--undecided-per-plant`` undecided checks
+    gives way to a fresh plant from another seed, at most twice; the last one splits as
+    before. Here the first two checks answer undecided: with none let pass, each of the
+    first two plants is dropped at its first check; with one let pass, the first plant
+    splits once and is dropped at the second. Then the real proof: the board written is
+    unique by the path search too."""
     real_check = make_winding_numberlink.check
     faked: list = []
 
@@ -328,16 +331,17 @@ def test_an_undecided_check_plants_anew_with_replants(monkeypatch) -> None:
 
     monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
     args = argparse.Namespace(
-        plant="tubes", sparser=1.0, replants=2, quick_nodes=0, prover="sat",
-        check_conflicts=200_000, improve_conflicts=300_000, backend="cadical195",
-        verbose=False, batch=0, improve_s=0.0, improve_checks=0, beyond=1.0,
+        plant="tubes", sparser=1.0, replants=2, undecided_per_plant=per_plant, quick_nodes=0,
+        prover="sat", check_conflicts=200_000, improve_conflicts=300_000,
+        backend="cadical195", verbose=False, batch=0, improve_s=0.0, improve_checks=0,
+        beyond=1.0,
     )  # fmt: skip
     board, solution, stats = make_winding_numberlink.make(8, 8, 1, args)
-    assert stats["replants"] == 2 and stats["undecided"] == 2
+    assert stats["replants"] == replants and stats["undecided"] == 2
     final = make_winding_numberlink.board_key(
         [[tuple(c) for c in p] for p in solution["paths"].values()]
     )
-    assert len({*faked, final}) == 3  # three plants, three boards
+    assert len({*faked, final}) == 3  # two boards refused, then another
     assert verify(board, solution) is None
     assert unique_by_path_search(board) is True
 
