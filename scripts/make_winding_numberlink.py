@@ -411,10 +411,10 @@ def main() -> None:
     parser.add_argument("--sat-first", type=int, default=20_000, help="count: SAT's first try")
     parser.add_argument("--tries", type=int, default=1, help="plants per board, sparsest kept")
     parser.add_argument(
-        "--replants", type=int, default=0, help="plant anew at an undecided check, this often"
+        "--replants", type=int, default=0, help="plant anew past the undecided checks let pass"
     )
     parser.add_argument(
-        "--undecided-per-plant", type=int, default=0, help="replants: undecided checks let pass"
+        "--undecided-per-plant", type=int, default=0, help="replants: undecided checks a plant"
     )
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")
