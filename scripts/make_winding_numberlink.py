@@ -305,6 +305,23 @@ def board_and_cover(rows: int, cols: int, paths: list[list[Cell]]) -> tuple[Boar
     return board, solution
 
 
+def plant_cover(
+    rows: int, cols: int, goal: int, seed: int, rng: random.Random, args
+) -> list[list[Cell]] | None:
+    """A full cover of about ``goal`` paths, none touching itself, labels shuffled (step 1 or
+    ``--plant tubes``); None when no tube plant is found."""
+    if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
+        tries = (tube_plant(rows, cols, goal, seed + 1_000_000 * k) for k in range(10))
+        paths = next((p for p in tries if p is not None), None)
+        if paths is None:
+            return None
+    else:
+        paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
+        paths = wind(paths, rng, goal, args.steps * rows * cols)
+    rng.shuffle(paths)  # labels not in path order
+    return paths
+
+
 def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | str:
     rng = random.Random(seed)
     cells = rows * cols
@@ -312,16 +329,9 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     stats: dict = {"cache": {}, "planted": 0, "checks": 0, "sat": 0, "counted": 0}
     stats.update(splits=0, undecided=0, replants=0, unique_at=0)
     for attempt in range(args.replants + 1):  # a plant with too many undecided checks: anew
-        if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
-            first = seed + REPLANT_SEEDS * attempt
-            tries = (tube_plant(rows, cols, goal, first + 1_000_000 * k) for k in range(10))
-            paths = next((p for p in tries if p is not None), None)
-            if paths is None:
-                return "no tube plant within its budget"
-        else:
-            paths = cut_self_touches(hamiltonian_path(rows, cols, rng))
-            paths = wind(paths, rng, goal, args.steps * cells)
-        rng.shuffle(paths)  # labels not in path order
+        paths = plant_cover(rows, cols, goal, seed + REPLANT_SEEDS * attempt, rng, args)
+        if paths is None:
+            return "no tube plant within its budget"
         stats["planted"] = len(paths)
         last = attempt == args.replants
         drop_after = None if last else args.undecided_per_plant
