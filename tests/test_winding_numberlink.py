@@ -16,6 +16,7 @@ import pytest
 
 from models.base import SOLVED, Limits
 from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
+from models.numberlink.encodings.scanline_numba import ScanlineNumba
 from models.numberlink.generate import generate_with_solution
 from models.numberlink.rules import parse
 from models.numberlink.verify import verify
@@ -352,6 +353,37 @@ def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
         assert bad.returncode == 2, spec
         assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
     assert not any(tmp_path.iterdir())
+
+
+def test_four_unique_tiles_composed_are_asked_one_seam_question() -> None:
+    """docs/experiments/compose_tiles.py as the experiments doc types it: four shipped 8x8
+    boards in a 2x2, one SAT question decides it (seed 1 unique, seed 2 not: the answer
+    depends on how the tiles meet). Cross-checked: the unique one by the generator's
+    backbone proof, the other by the complete scan search finding a second cover."""
+    tiles = [str(ROOT / f"instances/numberlink/winding/w_8x8_s{k}.txt") for k in (1, 2, 3, 4)]
+    script = ROOT / "docs/experiments/compose_tiles.py"
+    sys.path.insert(0, str(script.parent))
+    from compose_tiles import compose
+
+    for seed, verdict in ((1, "unique"), (2, "a model crosses a seam")):
+        out = subprocess.run(
+            [sys.executable, str(script), str(seed), "1e6", *tiles],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert out.returncode == 0, out.stderr
+        assert f"16x16, 20 pairs (12.8 cells/pair), 32 seam edges: {verdict}," in out.stdout
+        side, paths = compose([Path(t) for t in tiles], seed)
+        board = board_of(side, side, paths)
+        if verdict == "unique":
+            assert prove_unique(board, paths, max_conflicts=10**7)[0] == "unique"
+        else:
+            scan = ScanlineNumba({})
+            scan.build(board, Limits())
+            assert scan.solve(Limits(time_limit_s=20)).status == SOLVED
+            assert scan.check_unique(Limits(time_limit_s=20)) is False
 
 
 SETS = [ROOT / "instances/numberlink" / s for s in ("winding", "winding-large")]
