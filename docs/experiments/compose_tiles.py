@@ -26,13 +26,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 
-from make_unique_numberlink import board_of  # noqa: E402
+from make_winding_numberlink import board_and_cover  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
 from winding_prove import degree_cnf  # noqa: E402
 
 from models.numberlink.encodings._common import grid_of  # noqa: E402
 from models.numberlink.rules import parse  # noqa: E402
-from models.numberlink.verify import verify  # noqa: E402
 from models.solvers import solve_sat_conflicts  # noqa: E402
 
 Cell = tuple[int, int]
@@ -70,15 +69,9 @@ def compose(tiles: list[Path], seed: int) -> tuple[int, list[list[Cell]]]:
 
 
 def main() -> None:
-    seed, conflicts, tiles = (
-        int(sys.argv[1]),
-        int(float(sys.argv[2])),
-        [Path(t) for t in sys.argv[3:7]],
-    )
-    side, paths = compose(tiles, seed)
-    board = board_of(side, side, paths)
-    solution = {"paths": {str(k + 1): p for k, p in enumerate(paths)}}
-    assert verify(board, solution) is None
+    seed, conflicts = int(sys.argv[1]), int(float(sys.argv[2]))
+    side, paths = compose([Path(t) for t in sys.argv[3:7]], seed)
+    board, _ = board_and_cover(side, side, paths)  # the generator's: board and verified cover
     grid = grid_of(board)
     edge, cnf, _ = degree_cnf(grid)
     half = side // 2
