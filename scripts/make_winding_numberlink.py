@@ -20,6 +20,9 @@ the uniqueness loop below adds pairs:
 With ``--plant tubes`` the cover is planted instead by SAT as nested tubes, ends and
 paths chosen together (``scripts/winding_tubes.py``), with exactly that many paths (if
 the three ends the seed forces allow no such cover, other forced ends, up to ten times).
+With ``--plant compose`` (even sizes) it is four boards of ``--tiles`` a quarter the size,
+already proved unique, turned, mirrored and placed in a 2x2 (``scripts/winding_compose.py``):
+the plant starts at the tiles' density, and any other cover must cross a seam.
 
 Then "split until unique": a complete search looks for a full cover other than the
 planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions, then
@@ -83,6 +86,8 @@ from make_sparse_unique_numberlink import (
     split_where_differs,
 )
 from make_unique_numberlink import board_of
+from winding_compose import plant as compose_plant
+from winding_compose import why_not as cannot_compose
 from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
 from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
 from winding_tubes import plant as tube_plant
@@ -309,8 +314,11 @@ def plant_cover(
     rows: int, cols: int, goal: int, seed: int, rng: random.Random, args
 ) -> list[list[Cell]] | None:
     """A full cover of about ``goal`` paths, none touching itself, labels shuffled (step 1 or
-    ``--plant tubes``); None when no tube plant is found."""
-    if args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
+    ``--plant tubes``; ``--plant compose``: the tiles' paths, whatever their count); None
+    when no tube plant is found."""
+    if args.plant == "compose":
+        paths = compose_plant(rows, cols, seed, Path(args.tiles))
+    elif args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
         tries = (tube_plant(rows, cols, goal, seed + 1_000_000 * k) for k in range(10))
         paths = next((p for p in tries if p is not None), None)
         if paths is None:
@@ -331,7 +339,7 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     for attempt in range(args.replants + 1):  # a plant with too many undecided checks: anew
         paths = plant_cover(rows, cols, goal, seed + REPLANT_SEEDS * attempt, rng, args)
         if paths is None:
-            return "no tube plant within its budget"
+            return "no plant (tubes: none within their budget)"
         stats["planted"] = len(paths)
         last = attempt == args.replants
         drop_after = None if last else args.undecided_per_plant
@@ -396,10 +404,16 @@ def main() -> None:
     parser.add_argument("--sparser", type=float, default=1.3, help="plant this much sparser")
     parser.add_argument(
         "--plant",
-        choices=("walk", "tubes"),
+        choices=("walk", "tubes", "compose"),
         default="walk",
         help="walk: a cut Hamiltonian path, joined and bitten; tubes: nested tubes by SAT "
-        "(scripts/winding_tubes.py)",
+        "(scripts/winding_tubes.py); compose: four unique --tiles boards in a 2x2 "
+        "(scripts/winding_compose.py)",
+    )
+    parser.add_argument(
+        "--tiles",
+        default=str(Path(__file__).resolve().parent.parent / "instances/numberlink/winding"),
+        help="compose: the folder of proved boards (with covers) to draw the tiles from",
     )
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
@@ -462,6 +476,11 @@ def main() -> None:
             file=sys.stderr,
         )
         sys.exit(2)
+    if args.plant == "compose" and not args.densify:
+        for rows, cols, _ in specs:
+            if reason := cannot_compose(rows, cols, Path(args.tiles)):
+                print(f"error: --plant compose: {reason}", file=sys.stderr)
+                sys.exit(2)
     out.mkdir(parents=True, exist_ok=True)
     for rows, cols, seed in specs:
         name = f"{args.prefix}_{rows}x{cols}_s{seed}"

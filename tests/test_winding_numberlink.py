@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import make_winding_numberlink  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
-from make_winding_numberlink import joins, table  # noqa: E402
+from make_winding_numberlink import board_and_cover, joins, table  # noqa: E402
 from winding_moves import _touches, bites  # noqa: E402
 from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
 from winding_window import other_within, rejoin_within, within  # noqa: E402
@@ -153,6 +153,55 @@ def test_tube_plants_go_through_the_same_proof(tmp_path: Path) -> None:
         assert verify(board, solution) is None
         assert not any(_touches([tuple(c) for c in p]) for p in solution["paths"].values())
         assert unique_by_path_search(board) is True, path.name
+
+
+def test_composed_plants_go_through_the_same_proof(tmp_path: Path) -> None:
+    """``--plant compose --tiles``: four 6x6 boards the generator wrote in a 2x2, split until
+    unique and joined in batches; each board written is unique by the exact count of its
+    covers (the frontier count, no code shared with the SAT proof), and no path of it
+    touches itself. A size that is no 2x2 of the tiles' is one line and exit 2."""
+    from winding_compose import plant
+
+    from models.numberlink.frontier_count import count_covers
+
+    tiles, out = tmp_path / "tiles", tmp_path / "c"
+    assert run("--out", str(tiles), "6x6:1-6").returncode == 0
+    made = run(
+        "--out", str(out), "--plant", "compose", "--tiles", str(tiles), "--batch", "3",
+        "--improve-s", "5", "12x12:1-3",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    lines = made.stdout.splitlines()
+    assert len(lines) == 3 and "dropped" not in made.stdout, made.stdout
+    for seed, line in zip((1, 2, 3), lines, strict=True):
+        assert f"planted {len(plant(12, 12, seed, tiles))}," in line, line
+    for path in sorted(out.glob("*.txt")):
+        board = parse(path.read_text(), str(path))
+        solution = json.loads(path.with_suffix(".sol.json").read_text())
+        assert verify(board, solution) is None
+        assert not any(_touches([tuple(c) for c in p]) for p in solution["paths"].values())
+        assert count_covers(board)[0] == 1, path.name
+    for spec, said in (("15x16:1", "must be even"), ("80x80:1", "found 0")):
+        bad = run("--out", str(tmp_path / "bad"), "--plant", "compose", spec)
+        assert bad.returncode == 2 and said in bad.stderr, bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+    assert not (tmp_path / "bad").exists()
+
+
+def test_tiles_that_are_not_square_turn_by_halves(tmp_path: Path) -> None:
+    """Composing 4x6 tiles (written by the generator) gives a verified 8x12 cover whatever
+    the seed's turns and mirrors; a quarter turn of such a tile is refused."""
+    from winding_compose import compose, turned
+
+    tiles = tmp_path / "t"
+    assert run("--out", str(tiles), "4x6:1-4").returncode == 0
+    files = sorted(tiles.glob("*.txt"))
+    for seed in range(8):
+        rows, cols, paths = compose(files, seed)
+        assert (rows, cols) == (8, 12)
+        board_and_cover(rows, cols, paths)  # asserts the cover is verified
+    with pytest.raises(ValueError, match="halves"):
+        turned([[(0, 0), (0, 1)]], 4, 6, 1, False)
 
 
 @pytest.mark.parametrize("batch", ["0", "3"])
@@ -375,7 +424,7 @@ def test_four_unique_tiles_composed_are_asked_one_seam_question() -> None:
         )
         assert out.returncode == 0, out.stderr
         assert f"16x16, 20 pairs (12.8 cells/pair), 32 seam edges: {verdict}," in out.stdout
-        side, paths = compose([Path(t) for t in tiles], seed)
+        side, _, paths = compose([Path(t) for t in tiles], seed)
         board = board_of(side, side, paths)
         if verdict == "unique":
             assert prove_unique(board, paths, max_conflicts=10**7)[0] == "unique"

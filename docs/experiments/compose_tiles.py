@@ -3,9 +3,9 @@
     python docs/experiments/compose_tiles.py SEED CONFLICTS T1.txt T2.txt T3.txt T4.txt
 
 Places the four square tiles (each with its ``.sol.json``), each turned and mirrored at
-random by SEED, in a 2x2 and asks one SAT question of the whole board's CNF
-(``scripts/winding_prove.py``'s ``degree_cnf``): does some cover use an edge across a
-seam? Why that one question is the whole proof: every pair has both ends in one tile, so
+random by SEED, in a 2x2 (``scripts/winding_compose.py``, the generator's ``--plant
+compose``) and asks one SAT question of the whole board's CNF (``scripts/winding_prove.py``'s
+``degree_cnf``): does some cover use an edge across a seam? Why that one question is the whole proof: every pair has both ends in one tile, so
 a cover that crosses no seam is a cover of each tile by its own pairs, which is the tile's
 planted one (each tile was proved unique); and a cover that crosses a seam is not the
 planted one. Unsatisfiable: the composed board is unique at the tiles' density, and the
@@ -17,8 +17,6 @@ CONFLICTS bounds the question (CaDiCaL cannot be interrupted). Results in
 
 from __future__ import annotations
 
-import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -28,49 +26,16 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 
 from make_winding_numberlink import board_and_cover  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
+from winding_compose import compose  # noqa: E402
 from winding_prove import degree_cnf  # noqa: E402
 
 from models.numberlink.encodings._common import grid_of  # noqa: E402
-from models.numberlink.rules import parse  # noqa: E402
 from models.solvers import solve_sat_conflicts  # noqa: E402
-
-Cell = tuple[int, int]
-
-
-def turned(paths: list[list[Cell]], side: int, turns: int, mirror: bool) -> list[list[Cell]]:
-    def move(cell: Cell) -> Cell:
-        r, c = cell
-        if mirror:
-            c = side - 1 - c
-        for _ in range(turns):
-            r, c = c, side - 1 - r
-        return r, c
-
-    return [[move(cell) for cell in path] for path in paths]
-
-
-def compose(tiles: list[Path], seed: int) -> tuple[int, list[list[Cell]]]:
-    rng = random.Random(seed)
-    paths: list[list[Cell]] = []
-    side = 0
-    for k, tile in enumerate(tiles):
-        board = parse(tile.read_text(), str(tile))
-        if board.rows != board.cols or side not in (0, board.rows):
-            raise SystemExit("the four tiles must be squares of one size")
-        side = board.rows
-        planted = json.loads(tile.with_suffix(".sol.json").read_text())["paths"].values()
-        own = turned(
-            [[tuple(c) for c in p] for p in planted], side, rng.randrange(4), rng.random() < 0.5
-        )
-        dr, dc = (k // 2) * side, (k % 2) * side
-        paths += [[(r + dr, c + dc) for r, c in path] for path in own]
-    rng.shuffle(paths)
-    return 2 * side, paths
 
 
 def main() -> None:
     seed, conflicts = int(sys.argv[1]), int(float(sys.argv[2]))
-    side, paths = compose([Path(t) for t in sys.argv[3:7]], seed)
+    side, _, paths = compose([Path(t) for t in sys.argv[3:7]], seed)  # square tiles
     board, _ = board_and_cover(side, side, paths)  # the generator's: board and verified cover
     grid = grid_of(board)
     edge, cnf, _ = degree_cnf(grid)

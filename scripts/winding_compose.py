@@ -1,0 +1,89 @@
+"""A large plant from four boards already proved unique (``--plant compose``).
+
+The four tiles, each turned and mirrored at random, are placed in a 2x2. Every pair keeps
+both ends inside its own tile, so a cover of the composed board that uses no edge across a
+seam is a cover of each tile by its own pairs, which is that tile's planted cover (each tile
+was proved unique). Any other cover therefore crosses a seam, and the generator's proof
+(``scripts/winding_prove.py``) only has to rule those out; where it finds one, the split
+loop splits a path there as for any plant. The plant starts at the tiles' density (about
+19 cells per pair from 20x20 tiles), which a walk or tube plant of a 40x40 cannot be
+proved unique at (``instances/numberlink/winding-large/README.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from models.numberlink.rules import parse
+
+Cell = tuple[int, int]
+
+
+def turned(paths: list[list[Cell]], rows: int, cols: int, turns: int, mirror: bool):
+    """``paths`` of a rows x cols tile mirrored (left-right), then turned a quarter
+    clockwise ``turns`` times; a tile that is not square only turns by halves."""
+
+    def move(cell: Cell) -> Cell:
+        r, c = cell
+        if mirror:
+            c = cols - 1 - c
+        h, w = rows, cols
+        for _ in range(turns):
+            r, c, h, w = c, h - 1 - r, w, h
+        return r, c
+
+    if rows != cols and turns % 2:
+        raise ValueError("a tile that is not square turns only by halves")
+    return [[move(cell) for cell in path] for path in paths]
+
+
+def compose(tiles: list[Path], seed: int) -> tuple[int, int, list[list[Cell]]]:
+    """The four tiles' covers in a 2x2 (rows, cols, paths), each tile turned and
+    mirrored by ``seed``; the tiles are boards of one size, each with its ``.sol.json``."""
+    rng = random.Random(seed)
+    paths: list[list[Cell]] = []
+    size = None
+    for k, tile in enumerate(tiles):
+        board = parse(tile.read_text(), str(tile))
+        if size not in (None, (board.rows, board.cols)):
+            raise ValueError("the four tiles must be boards of one size")
+        rows, cols = size = board.rows, board.cols
+        planted = json.loads(tile.with_suffix(".sol.json").read_text())["paths"].values()
+        turns = rng.randrange(4) if rows == cols else 2 * rng.randrange(2)
+        own = turned(
+            [[tuple(c) for c in p] for p in planted], rows, cols, turns, rng.random() < 0.5
+        )
+        dr, dc = (k // 2) * rows, (k % 2) * cols
+        paths += [[(r + dr, c + dc) for r, c in path] for path in own]
+    rng.shuffle(paths)
+    return 2 * size[0], 2 * size[1], paths
+
+
+def tile_pool(folder: Path, rows: int, cols: int) -> list[Path]:
+    """The boards of ``folder`` that are rows x cols and ship their cover, in name order."""
+    pool = []
+    for path in sorted(folder.glob("*.txt")):
+        if not path.with_suffix(".sol.json").exists():
+            continue
+        board = parse(path.read_text(), str(path))
+        if (board.rows, board.cols) == (rows, cols):
+            pool.append(path)
+    return pool
+
+
+def why_not(rows: int, cols: int, folder: Path) -> str | None:
+    """Why a rows x cols board cannot be composed from ``folder``'s tiles, or None."""
+    if rows % 2 or cols % 2:
+        return f"{rows}x{cols} is not a 2x2 of tiles (rows and columns must be even)"
+    found = len(tile_pool(folder, rows // 2, cols // 2))
+    if found < 4:
+        return f"{rows}x{cols} needs four {rows // 2}x{cols // 2} tiles in {folder}, found {found}"
+    return None
+
+
+def plant(rows: int, cols: int, seed: int, folder: Path) -> list[list[Cell]]:
+    """Four tiles drawn by ``seed`` from ``folder``'s rows/2 x cols/2 boards, composed."""
+    tiles = random.Random(seed).sample(tile_pool(folder, rows // 2, cols // 2), 4)
+    return compose(tiles, seed)[2]
