@@ -33,7 +33,8 @@ found: a planted path is split at an edge that cover does not use (the most even
 cut), and the check runs again. Each split removes at least that cover and adds none (a
 cover of the split board plus the cut edge is a cover of the old one), so the loop ends.
 A check that decides nothing within its budget splits the longest path in the middle (logged
-``undecided``; the cover count cannot grow, and the proof gets easier), so every written
+``undecided``; the cover count cannot grow, and the proof gets easier; ``--undecided-splits K``
+splits the K longest, for large plants whose proof takes minutes), so every written
 board is proved unique within ``--check-conflicts`` a check, the budget stated in the
 README; boards the prover finds hard come out denser. With ``--replants N``, a plant
 with more than ``--undecided-per-plant`` undecided checks (default 0) is dropped for a
@@ -163,7 +164,9 @@ def split_until_unique(
         if verdict == "undecided":  # the split cannot add covers; the proof gets easier
             stats["undecided"] += 1
             undecided += 1
-            if (drop_after is not None and undecided > drop_after) or not split_longest(paths):
+            if drop_after is not None and undecided > drop_after:
+                return None
+            if not any([split_longest(paths) for _ in range(args.undecided_splits)]):
                 return None
         elif (other is None or not split_where_differs(paths, other)) and not split_longest(paths):
             return None
@@ -439,6 +442,12 @@ def main() -> None:
     )
     parser.add_argument(
         "--undecided-per-plant", type=int, default=0, help="replants: undecided checks a plant"
+    )
+    parser.add_argument(
+        "--undecided-splits",
+        type=int,
+        default=1,
+        help="paths split at an undecided check (more: fewer checks, a few pairs more)",
     )
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

@@ -8,6 +8,7 @@ import argparse
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ import pytest
 from models.base import SOLVED, Limits
 from models.numberlink.encodings.pathsearch_numba import PathSearchNumba
 from models.numberlink.encodings.scanline_numba import ScanlineNumba
-from models.numberlink.generate import generate_with_solution
+from models.numberlink.generate import generate_with_solution, hamiltonian_path
 from models.numberlink.rules import parse
 from models.numberlink.verify import verify
 
@@ -384,7 +385,7 @@ def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, repla
         plant="tubes", sparser=1.0, replants=2, undecided_per_plant=per_plant, quick_nodes=0,
         prover="sat", check_conflicts=200_000, improve_conflicts=300_000,
         backend="cadical195", verbose=False, batch=0, improve_s=0.0, improve_checks=0,
-        beyond=1.0,
+        beyond=1.0, undecided_splits=1,
     )  # fmt: skip
     board, solution, stats = make_winding_numberlink.make(8, 8, 1, args)
     assert stats["replants"] == replants and stats["undecided"] == 2
@@ -393,6 +394,35 @@ def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, repla
     )
     assert len({*faked, final}) == 3  # two boards refused, then another
     assert verify(board, solution) is None
+    assert unique_by_path_search(board) is True
+
+
+def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
+    """``--undecided-splits 3``: the first check (faked undecided) is followed by one with
+    three more paths (the longest cut in two, three times over, no edge added); then the real proof, whose board
+    is unique by the path search too."""
+    real_check = make_winding_numberlink.check
+    asked: list[list[list]] = []
+
+    def undecided_first(rows, cols, trial, args, stats, improving=False):
+        asked.append([list(p) for p in trial])
+        if len(asked) == 1:
+            return "undecided", None
+        return real_check(rows, cols, trial, args, stats, improving)
+
+    monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
+    args = argparse.Namespace(
+        quick_nodes=0, prover="sat", check_conflicts=200_000, backend="cadical195",
+        verbose=False, undecided_splits=3,
+    )  # fmt: skip
+    stats = {"cache": {}, "checks": 0, "sat": 0, "counted": 0, "splits": 0, "undecided": 0}
+    planted = make_winding_numberlink.cut_self_touches(hamiltonian_path(10, 10, random.Random(4)))
+    paths = make_winding_numberlink.split_until_unique(10, 10, planted, args, stats)
+    first, second = asked[0], asked[1]
+    assert len(second) == len(first) + 3 and stats["undecided"] == 1
+    assert max(first, key=len) not in second  # cut, and its halves stay (no edge is new):
+    assert make_winding_numberlink.edges_of(second) <= make_winding_numberlink.edges_of(first)
+    board, _ = make_winding_numberlink.board_and_cover(10, 10, paths)
     assert unique_by_path_search(board) is True
 
 
