@@ -21,7 +21,9 @@ from models.numberlink.rules import parse
 Cell = tuple[int, int]
 
 
-def turned(paths: list[list[Cell]], rows: int, cols: int, turns: int, mirror: bool):
+def turned(
+    paths: list[list[Cell]], rows: int, cols: int, turns: int, mirror: bool
+) -> list[list[Cell]]:
     """``paths`` of a rows x cols tile mirrored (left-right), then turned a quarter
     clockwise ``turns`` times; a tile that is not square only turns by halves."""
 

@@ -2,11 +2,12 @@
 
     python docs/experiments/compose_tiles.py SEED CONFLICTS T1.txt T2.txt T3.txt T4.txt
 
-Places the four square tiles (each with its ``.sol.json``), each turned and mirrored at
-random by SEED, in a 2x2 (``scripts/winding_compose.py``, the generator's ``--plant
-compose``) and asks one SAT question of the whole board's CNF (``scripts/winding_prove.py``'s
-``degree_cnf``): does some cover use an edge across a seam? Why that one question is the whole proof: every pair has both ends in one tile, so
-a cover that crosses no seam is a cover of each tile by its own pairs, which is the tile's
+Places the four tiles (boards of one size, each with its ``.sol.json``), each turned and
+mirrored at random by SEED, in a 2x2 (``scripts/winding_compose.py``, the generator's
+``--plant compose``) and asks one SAT question of the whole board's CNF
+(``scripts/winding_prove.py``'s ``degree_cnf``): does some cover use an edge across a seam?
+Why that one question is the whole proof: every pair has both ends in one tile, so a cover
+that crosses no seam is a cover of each tile by its own pairs, which is the tile's
 planted one (each tile was proved unique); and a cover that crosses a seam is not the
 planted one. Unsatisfiable: the composed board is unique at the tiles' density, and the
 generator's densify (``--densify``) could then join paths across the seams. A model:
@@ -35,14 +36,17 @@ from models.solvers import solve_sat_conflicts  # noqa: E402
 
 def main() -> None:
     seed, conflicts = int(sys.argv[1]), int(float(sys.argv[2]))
-    side, _, paths = compose([Path(t) for t in sys.argv[3:7]], seed)  # square tiles
-    board, _ = board_and_cover(side, side, paths)  # the generator's: board and verified cover
+    try:
+        rows, cols, paths = compose([Path(t) for t in sys.argv[3:7]], seed)
+    except (OSError, ValueError) as error:  # a missing tile, or tiles of two sizes
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    board, _ = board_and_cover(rows, cols, paths)  # the generator's: board and verified cover
     grid = grid_of(board)
     edge, cnf, _ = degree_cnf(grid)
-    half = side // 2
 
     def quadrant(v: int) -> tuple[bool, bool]:
-        return v // side < half, v % side < half
+        return v // cols < rows // 2, v % cols < cols // 2
 
     seam = [i for i, (a, b) in enumerate(grid.edges) if quadrant(a) != quadrant(b)]
     began = time.monotonic()
@@ -52,7 +56,7 @@ def main() -> None:
         spent = sat.accum_stats().get("conflicts", 0)
     verdict = {None: "undecided", False: "unique", True: "a model crosses a seam"}[answer]
     print(
-        f"{side}x{side}, {len(paths)} pairs ({side * side / len(paths):.1f} cells/pair), "
+        f"{rows}x{cols}, {len(paths)} pairs ({rows * cols / len(paths):.1f} cells/pair), "
         f"{len(seam)} seam edges: {verdict}, {spent} conflicts, {time.monotonic() - began:.1f} s"
     )
 
