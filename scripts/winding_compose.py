@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from functools import lru_cache
 from pathlib import Path
 
 from models.numberlink.rules import parse
@@ -63,8 +64,10 @@ def compose(tiles: list[Path], seed: int) -> tuple[int, int, list[list[Cell]]]:
     return 2 * size[0], 2 * size[1], paths
 
 
-def tile_pool(folder: Path, rows: int, cols: int) -> list[Path]:
-    """The boards of ``folder`` that are rows x cols and ship their cover, in name order."""
+@lru_cache
+def tile_pool(folder: Path, rows: int, cols: int) -> tuple[Path, ...]:
+    """The boards of ``folder`` that are rows x cols and ship their cover, in name order
+    (read once: the size check and every plant of a run ask for the same pool)."""
     pool = []
     for path in sorted(folder.glob("*.txt")):
         if not path.with_suffix(".sol.json").exists():
@@ -72,7 +75,7 @@ def tile_pool(folder: Path, rows: int, cols: int) -> list[Path]:
         board = parse(path.read_text(), str(path))
         if (board.rows, board.cols) == (rows, cols):
             pool.append(path)
-    return pool
+    return tuple(pool)
 
 
 def why_not(rows: int, cols: int, folder: Path) -> str | None:

@@ -400,8 +400,8 @@ def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, repla
 
 def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
     """``--undecided-splits 3``: the first check (faked undecided) is followed by one with
-    three more paths (the longest cut in two, three times over, no edge added); then the real proof, whose board
-    is unique by the path search too."""
+    three more paths (the longest cut in two, three times over, no edge added); then the
+    real proof, whose board is unique by the path search too."""
     real_check = make_winding_numberlink.check
     asked: list[list[list]] = []
 
@@ -421,7 +421,7 @@ def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
     paths = make_winding_numberlink.split_until_unique(10, 10, planted, args, stats)
     first, second = asked[0], asked[1]
     assert len(second) == len(first) + 3 and stats["undecided"] == 1
-    assert max(first, key=len) not in second  # cut, and its halves stay (no edge is new):
+    assert max(first, key=len) not in second  # cut; its halves keep its edges
     assert make_winding_numberlink.edges_of(second) <= make_winding_numberlink.edges_of(first)
     board, _ = make_winding_numberlink.board_and_cover(10, 10, paths)
     assert unique_by_path_search(board) is True
