@@ -438,7 +438,8 @@ def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:
 def test_four_unique_tiles_composed_are_asked_one_seam_question() -> None:
     """docs/experiments/compose_tiles.py as the experiments doc types it: four shipped 8x8
     boards in a 2x2, one SAT question decides it (seed 1 unique, seed 2 not: the answer
-    depends on how the tiles meet). Cross-checked: the unique one by the generator's
+    depends on how the tiles meet), and so does ``--per-edge`` (the seam edges asked one by
+    one, the tiles' uniqueness as clauses; its "other" is a cover). Cross-checked: the unique one by the generator's
     backbone proof, the other by the complete scan search finding a second cover."""
     tiles = [str(ROOT / f"instances/numberlink/winding/w_8x8_s{k}.txt") for k in (1, 2, 3, 4)]
     script = ROOT / "docs/experiments/compose_tiles.py"
@@ -455,6 +456,16 @@ def test_four_unique_tiles_composed_are_asked_one_seam_question() -> None:
         )
         assert out.returncode == 0, out.stderr
         assert f"16x16, 20 pairs (12.8 cells/pair), 32 seam edges: {verdict}," in out.stdout
+        per_edge = subprocess.run(
+            [sys.executable, str(script), "--per-edge", str(seed), "1e6", *tiles],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert per_edge.returncode == 0, per_edge.stderr
+        found = "unique" if verdict == "unique" else "a cover crosses a seam"
+        assert f"32 seam edges: {found}," in per_edge.stdout
         side, _, paths = compose([Path(t) for t in tiles], seed)
         board = board_of(side, side, paths)
         if verdict == "unique":
