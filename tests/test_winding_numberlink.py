@@ -439,33 +439,30 @@ def test_four_unique_tiles_composed_are_asked_one_seam_question() -> None:
     """docs/experiments/compose_tiles.py as the experiments doc types it: four shipped 8x8
     boards in a 2x2, one SAT question decides it (seed 1 unique, seed 2 not: the answer
     depends on how the tiles meet), and so does ``--per-edge`` (the seam edges asked one by
-    one, the tiles' uniqueness as clauses; its "other" is a cover). Cross-checked: the unique one by the generator's
-    backbone proof, the other by the complete scan search finding a second cover."""
+    one, the tiles' uniqueness as clauses; its "other" is a cover). Cross-checked: the
+    unique one by the generator's backbone proof, the other by the complete scan search
+    finding a second cover."""
     tiles = [str(ROOT / f"instances/numberlink/winding/w_8x8_s{k}.txt") for k in (1, 2, 3, 4)]
     script = ROOT / "docs/experiments/compose_tiles.py"
     sys.path.insert(0, str(script.parent))
     from compose_tiles import compose
 
-    for seed, verdict in ((1, "unique"), (2, "a model crosses a seam")):
+    def ask(*options: str) -> str:
         out = subprocess.run(
-            [sys.executable, str(script), str(seed), "1e6", *tiles],
+            [sys.executable, str(script), *options, *tiles],
             cwd=ROOT,
             capture_output=True,
             text=True,
             timeout=300,
         )
         assert out.returncode == 0, out.stderr
-        assert f"16x16, 20 pairs (12.8 cells/pair), 32 seam edges: {verdict}," in out.stdout
-        per_edge = subprocess.run(
-            [sys.executable, str(script), "--per-edge", str(seed), "1e6", *tiles],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=300,
-        )
-        assert per_edge.returncode == 0, per_edge.stderr
+        return out.stdout
+
+    for seed, verdict in ((1, "unique"), (2, "a model crosses a seam")):
+        one_question = ask(str(seed), "1e6")
+        assert f"16x16, 20 pairs (12.8 cells/pair), 32 seam edges: {verdict}," in one_question
         found = "unique" if verdict == "unique" else "a cover crosses a seam"
-        assert f"32 seam edges: {found}," in per_edge.stdout
+        assert f"32 seam edges: {found}," in ask("--per-edge", str(seed), "1e6")
         side, _, paths = compose([Path(t) for t in tiles], seed)
         board = board_of(side, side, paths)
         if verdict == "unique":

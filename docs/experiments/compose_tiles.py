@@ -47,11 +47,15 @@ def seams_edge_by_edge(sat, grid, edge, board, paths, seam, tile, conflicts: int
     """The ``--per-edge`` proof (module docstring): its verdict, in the one-question words."""
     index = {ab: i for i, ab in enumerate(grid.edges)}
     planted = planted_edges(board, paths, index)
+    around: list[list[int]] = [[], [], [], []]  # each tile's seam edges
+    for i in seam:
+        for k in {tile(v) for v in grid.edges[i]}:
+            around[k].append(edge[i])
+    home = {i: tile(grid.edges[i][0]) for i in planted}  # no planted edge crosses a seam
     for k in range(4):
-        around = [edge[i] for i in seam if k in (tile(grid.edges[i][0]), tile(grid.edges[i][1]))]
         for i in planted:
-            if tile(grid.edges[i][0]) == k:
-                sat.add_clause([*around, edge[i]])
+            if home[i] == k:
+                sat.add_clause([*around[k], edge[i]])
     left, budget, planted_set = list(seam), 200, set(planted)
     while left:
         unproved = []
