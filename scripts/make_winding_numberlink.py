@@ -320,7 +320,7 @@ def plant_cover(
     ``--plant tubes``; ``--plant compose``: the tiles' paths, whatever their count); None
     when no tube plant is found."""
     if args.plant == "compose":
-        paths = compose_plant(rows, cols, seed, Path(args.tiles))
+        paths = compose_plant(rows, cols, seed, Path(args.tiles), args.tiles_sparser)
     elif args.plant == "tubes":  # forced ends that allow no cover: others, up to 10 times
         tries = (tube_plant(rows, cols, goal, seed + 1_000_000 * k) for k in range(10))
         paths = next((p for p in tries if p is not None), None)
@@ -418,6 +418,13 @@ def main() -> None:
         default=str(Path(__file__).resolve().parent.parent / "instances/numberlink/winding"),
         help="compose: the folder of proved boards (with covers) to draw the tiles from",
     )
+    parser.add_argument(
+        "--tiles-sparser",
+        type=float,
+        default=0.0,
+        metavar="CELLS_PER_PAIR",
+        help="compose: draw only tiles with at least this many cells per pair",
+    )
     parser.add_argument("--steps", type=int, default=60, help="winding moves tried per cell")
     parser.add_argument("--quick-nodes", type=int, default=0, help="path search first (0: off)")
     parser.add_argument(
@@ -487,7 +494,7 @@ def main() -> None:
         sys.exit(2)
     if args.plant == "compose" and not args.densify:
         for rows, cols, _ in specs:
-            if reason := cannot_compose(rows, cols, Path(args.tiles)):
+            if reason := cannot_compose(rows, cols, Path(args.tiles), args.tiles_sparser):
                 print(f"error: --plant compose: {reason}", file=sys.stderr)
                 sys.exit(2)
     out.mkdir(parents=True, exist_ok=True)

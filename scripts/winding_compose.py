@@ -65,30 +65,41 @@ def compose(tiles: list[Path], seed: int) -> tuple[int, int, list[list[Cell]]]:
 
 
 @lru_cache
-def tile_pool(folder: Path, rows: int, cols: int) -> tuple[Path, ...]:
-    """The boards of ``folder`` that are rows x cols and ship their cover, in name order
-    (read once: the size check and every plant of a run ask for the same pool)."""
+def tile_pool(
+    folder: Path, rows: int, cols: int, min_cells_per_pair: float = 0.0
+) -> tuple[Path, ...]:
+    """The boards of ``folder`` that are rows x cols, ship their cover and have at least
+    ``min_cells_per_pair`` cells per pair, in name order (read once: the size check and
+    every plant of a run ask for the same pool). The plant starts at its tiles' density,
+    so the threshold is how a run asks for sparser plants."""
     pool = []
     for path in sorted(folder.glob("*.txt")):
         if not path.with_suffix(".sol.json").exists():
             continue
         board = parse(path.read_text(), str(path))
-        if (board.rows, board.cols) == (rows, cols):
+        sparse_enough = board.rows * board.cols >= min_cells_per_pair * len(board.ends)
+        if (board.rows, board.cols) == (rows, cols) and sparse_enough:
             pool.append(path)
     return tuple(pool)
 
 
-def why_not(rows: int, cols: int, folder: Path) -> str | None:
+def why_not(rows: int, cols: int, folder: Path, min_cells_per_pair: float = 0.0) -> str | None:
     """Why a rows x cols board cannot be composed from ``folder``'s tiles, or None."""
     if rows % 2 or cols % 2:
         return f"{rows}x{cols} is not a 2x2 of tiles (rows and columns must be even)"
-    found = len(tile_pool(folder, rows // 2, cols // 2))
+    found = len(tile_pool(folder, rows // 2, cols // 2, min_cells_per_pair))
     if found < 4:
-        return f"{rows}x{cols} needs four {rows // 2}x{cols // 2} tiles in {folder}, found {found}"
+        sparse = f" of at least {min_cells_per_pair:g} cells per pair" if min_cells_per_pair else ""
+        tile = f"{rows // 2}x{cols // 2}"
+        return f"{rows}x{cols} needs four {tile} tiles{sparse} in {folder}, found {found}"
     return None
 
 
-def plant(rows: int, cols: int, seed: int, folder: Path) -> list[list[Cell]]:
-    """Four tiles drawn by ``seed`` from ``folder``'s rows/2 x cols/2 boards, composed."""
-    tiles = random.Random(seed).sample(tile_pool(folder, rows // 2, cols // 2), 4)
+def plant(
+    rows: int, cols: int, seed: int, folder: Path, min_cells_per_pair: float = 0.0
+) -> list[list[Cell]]:
+    """Four tiles drawn by ``seed`` from ``folder``'s rows/2 x cols/2 boards of at least
+    ``min_cells_per_pair`` cells per pair, composed."""
+    pool = tile_pool(folder, rows // 2, cols // 2, min_cells_per_pair)
+    tiles = random.Random(seed).sample(pool, 4)
     return compose(tiles, seed)[2]

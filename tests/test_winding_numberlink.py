@@ -190,6 +190,26 @@ def test_composed_plants_go_through_the_same_proof(tmp_path: Path) -> None:
     assert not (tmp_path / "bad").exists()
 
 
+def test_sparser_tiles_give_sparser_plants(tmp_path: Path) -> None:
+    """``--tiles-sparser X`` draws only tiles of at least X cells per pair (the shipped
+    25x25 winding boards), so every composed 50x50 plant is at least that sparse; a
+    threshold that leaves fewer than four tiles is one line and exit 2, before planting."""
+    from winding_compose import plant, tile_pool
+
+    folder = ROOT / "instances/numberlink/winding"
+    every, sparse = tile_pool(folder, 25, 25), tile_pool(folder, 25, 25, 23.0)
+    assert 4 <= len(sparse) < len(every) == 15
+    for seed in range(6):
+        paths = plant(50, 50, seed, folder, 23.0)
+        assert sum(map(len, paths)) == 2500 and 2500 / len(paths) >= 23.0
+    bad = run("--out", str(tmp_path / "bad"), "--plant", "compose", "--tiles-sparser", "24.5",
+              "50x50:1")  # fmt: skip
+    assert bad.returncode == 2, bad.stderr
+    assert "four 25x25 tiles of at least 24.5 cells per pair" in bad.stderr, bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1 and "found 1" in bad.stderr
+    assert not (tmp_path / "bad").exists()
+
+
 def test_tiles_that_are_not_square_turn_by_halves(tmp_path: Path) -> None:
     """Composing 4x6 tiles (written by the generator) gives a verified 8x12 cover whatever
     the seed's turns and mirrors; a quarter turn of such a tile is refused."""
