@@ -89,6 +89,7 @@ from make_sparse_unique_numberlink import (
 from make_unique_numberlink import board_of
 from winding_compose import plant as compose_plant
 from winding_compose import why_not as cannot_compose
+from winding_lexmin import parse_shapes
 from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
 from winding_prove import NEAR_CONFLICTS, prove_unique, prove_unique_dp
 from winding_tubes import plant as tube_plant
@@ -134,12 +135,18 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
                 backend=args.backend,
                 total_conflicts=budget,
                 near_conflicts=near,
+                lexmin=args.lexmin,
             )
             if figures["prover"] == "count":
                 stats["counted"] += 1
         else:
             verdict, other, calls = prove_unique(
-                board, paths, backend=args.backend, total_conflicts=budget, near_conflicts=near
+                board,
+                paths,
+                backend=args.backend,
+                total_conflicts=budget,
+                near_conflicts=near,
+                lexmin=args.lexmin,
             )
             figures = {"calls": calls}
         if args.verbose:
@@ -434,6 +441,14 @@ def main() -> None:
         "--improve-conflicts", type=int, default=300_000, help="the same, once unique"
     )
     parser.add_argument("--backend", default="cadical195", help="PySAT solver of the proofs")
+    parser.add_argument(
+        "--lexmin",
+        type=parse_shapes,
+        default=(),
+        metavar="SHAPES",
+        help="windows (e.g. 3x3,2x4,4x2) whose clauses leave the proof only locally least "
+        "covers (scripts/winding_lexmin.py); default none",
+    )
     parser.add_argument(
         "--prover",
         choices=("sat", "count"),

@@ -60,6 +60,7 @@ import itertools
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
+from winding_lexmin import Shapes, lexmin_clauses, other_in_a_window
 
 from models.numberlink.encodings._common import (
     Grid,
@@ -151,17 +152,26 @@ def prove_unique(
     total_conflicts: int = 1_000_000,
     proved: set[tuple[int, int]] | None = None,
     near_conflicts: int = NEAR_CONFLICTS,
+    lexmin: Shapes = (),
 ) -> tuple[str, list[list[Cell]] | None, int]:
     """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
     "undecided" once ``total_conflicts`` are spent (a check's bound, in work, the
     question near the planted cover included; ``near_conflicts`` 0 skips that one).
     Each planted edge proved to be in every cover is added to ``proved`` (cell
-    numbers)."""
+    numbers). ``lexmin``: window shapes whose clauses leave the proof only the locally
+    least covers (``winding_lexmin``); then "every cover" above means every cover left,
+    which still proves the planted one unique."""
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
     order = planted_edges(board, paths, index)
     planted = set(order)
+    if lexmin:
+        other_edges = other_in_a_window(grid, planted, lexmin)
+        if other_edges is not None:
+            found = paths_from_edges(grid, sorted(other_edges))
+            return "other", [[tuple(c) for c in p] for p in found.values()], 0
+        cnf = cnf + lexmin_clauses(grid, e, lexmin)
     near = min(near_conflicts, total_conflicts)
     verdict, other, calls, spent = "undecided", None, 0, 0
     if near > 0:

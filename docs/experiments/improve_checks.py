@@ -91,6 +91,7 @@ def settings(prover: str, conflicts: int) -> argparse.Namespace:
         improve_conflicts=conflicts,
         prover=prover,
         backend="cadical195",
+        lexmin=(),
         state_cap=300_000,
         sat_first=20_000,
         verbose=False,

@@ -38,6 +38,7 @@ def split(rows: int, cols: int, paths: list, seed: int, improve_s: float) -> Non
         check_conflicts=200_000,
         improve_conflicts=300_000,
         backend="cadical195",
+        lexmin=(),
         verbose=True,
         batch=12,
         local_radius=10,
