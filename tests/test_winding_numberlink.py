@@ -406,7 +406,7 @@ def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, repla
         plant="tubes", sparser=1.0, replants=2, undecided_per_plant=per_plant, quick_nodes=0,
         prover="sat", check_conflicts=200_000, improve_conflicts=300_000,
         backend="cadical195", verbose=False, batch=0, improve_s=0.0, improve_checks=0,
-        beyond=1.0, undecided_splits=1,
+        beyond=1.0, undecided_splits=1, lexmin=(),
     )  # fmt: skip
     board, solution, stats = make_winding_numberlink.make(8, 8, 1, args)
     assert stats["replants"] == replants and stats["undecided"] == 2
@@ -434,7 +434,7 @@ def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
     monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
     args = argparse.Namespace(
         quick_nodes=0, prover="sat", check_conflicts=200_000, backend="cadical195",
-        verbose=False, undecided_splits=3,
+        verbose=False, undecided_splits=3, lexmin=(),
     )  # fmt: skip
     stats = {"cache": {}, "checks": 0, "sat": 0, "counted": 0, "splits": 0, "undecided": 0}
     planted = make_winding_numberlink.cut_self_touches(hamiltonian_path(10, 10, random.Random(4)))
