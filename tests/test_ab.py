@@ -107,7 +107,18 @@ def measured(repo, tmp_path_factory) -> dict[str, tuple[int, dict, Path]]:
                          "weaker": (twice, weaker)}.items():  # fmt: skip
         where = tmp_path_factory.mktemp(name)
         out[name] = (*_ab(repo, a, b, where), where)
+        if name == "twice" and not _build_flagged(out[name][1]):
+            where = tmp_path_factory.mktemp(name)  # once more: see _build_flagged
+            out[name] = (*_ab(repo, a, b, where), where)
     return out
+
+
+def _build_flagged(doc: dict) -> bool:
+    """Whether the A/B flagged bool-cpsat's build. On a slow, noisy host (2026-12-06: the
+    same sweeps 1.4-2x slower than the days before) the doubled build passed as "same" in
+    3 of 4 A/Bs of one hour, far above the rates measured in the module docstring, so the
+    build-time verdicts get a second measurement; a doubling that is really gone fails both."""
+    return any(v["config"] == "bool-cpsat" and v["aspect"] == "build" for v in _regressions(doc))
 
 
 def test_ab_passes_a_neutral_commit_and_flags_a_weaker_setting_by_counters(repo, measured) -> None:
@@ -192,11 +203,14 @@ def test_find_names_the_commit_that_doubled_the_build(repo) -> None:
     """Three probes of 3 rounds each (up to 9 where a time verdict is unsure, which is what
     makes 3 enough): about 35 s on two cores at load 1.5."""
     repo, (base, _, twice, weaker) = repo
-    done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",
-                  "--suite", "tiny.toml", "--encoding", "bool-cpsat", "--rounds", "3", "--quiet",
-                  timeout=1100)  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
-    first = done.stdout.splitlines()[0]
+    for _attempt in range(2):  # once more on a noisy host, as the A/B above (_build_flagged)
+        done = _bench(repo, "find", base, weaker, "--case", "sudoku_x/bool-cpsat/*",
+                      "--suite", "tiny.toml", "--encoding", "bool-cpsat", "--rounds", "3",
+                      "--quiet", timeout=1100)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        first = done.stdout.splitlines()[0]
+        if first.startswith(f"first slower commit: {twice}"):
+            break
     assert first == f"first slower commit: {twice} bool-cpsat builds its model twice", first
     assert "bool-cpsat/(build, 2 instances) build: build time x" in done.stdout
     probes = [line for line in done.stdout.splitlines() if line.startswith("  probe: ")]
