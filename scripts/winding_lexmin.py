@@ -194,7 +194,7 @@ def other_in_a_window(grid: Grid, used: set[int], shapes: Shapes) -> set[int] | 
             key = table[(y, x)]
             if class_sizes(h, w, ends, present)[key] == 1:
                 continue
-            other = next(z for (z, xz), k in table.items() if k == key and z != y)
+            other = next(z for (z, _), k in table.items() if k == key and z != y)
             inner = {g for g in ids if g in used}
             return (used - inner) | {g for i, g in enumerate(ids) if other >> i & 1}
     return None

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from make_unique_numberlink import board_of  # noqa: E402
 from make_winding_numberlink import joins  # noqa: E402
 from winding_lexmin import lexmin_clauses, other_in_a_window, parse_shapes  # noqa: E402
-from winding_prove import prove_unique  # noqa: E402
+from winding_prove import planted_edges, prove_unique  # noqa: E402
 
 SHAPES = parse_shapes("3x3,2x4,4x2,2x3,3x2")
 
@@ -86,12 +86,9 @@ def test_every_clause_holds_for_shipped_unique_covers() -> None:
         path = folder / f"{name}.txt"
         board = parse(path.read_text(), str(path))
         grid = grid_of(board)
-        at = {ab: i for i, ab in enumerate(grid.edges)}
-        used = set()
-        for cells in json.loads(path.with_suffix(".sol.json").read_text())["paths"].values():
-            for (r1, c1), (r2, c2) in itertools.pairwise(cells):
-                a, b = sorted((r1 * board.cols + c1, r2 * board.cols + c2))
-                used.add(at[a, b])
+        paths = json.loads(path.with_suffix(".sol.json").read_text())["paths"].values()
+        index = {ab: i for i, ab in enumerate(grid.edges)}
+        used = set(planted_edges(board, [[tuple(c) for c in p] for p in paths], index))
         assert other_in_a_window(grid, used, SHAPES) is None, name
         clauses = lexmin_clauses(grid, list(range(1, len(grid.edges) + 1)), SHAPES)
         assert clauses, name

@@ -26,9 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(ROOT / "scripts"), str(ROOT)]
 
 import winding_prove  # noqa: E402
-from winding_lexmin import lexmin_clauses, parse_shapes  # noqa: E402
+from winding_lexmin import parse_shapes  # noqa: E402
 
-from models.numberlink.encodings._common import grid_of  # noqa: E402
 from models.numberlink.rules import parse  # noqa: E402
 
 
@@ -43,16 +42,20 @@ def prove(board, paths, shapes, **options) -> tuple[str, float, int, int]:
         conflicts[id(sat)] = sat.accum_stats().get("conflicts", 0)
         return answer
 
-    winding_prove.solve_sat_conflicts = counted
+    added = [0]
+    clauses = winding_prove.lexmin_clauses
+
+    def kept(grid, e, windows):
+        out = clauses(grid, e, windows)
+        added[0] = len(out)
+        return out
+
+    winding_prove.solve_sat_conflicts, winding_prove.lexmin_clauses = counted, kept
     try:
         verdict, _, _ = winding_prove.prove_unique(board, paths, lexmin=shapes, **options)
     finally:
-        winding_prove.solve_sat_conflicts = solve
-    added = 0
-    if shapes:
-        grid = grid_of(board)
-        added = len(lexmin_clauses(grid, list(range(1, len(grid.edges) + 1)), shapes))
-    return verdict, time.monotonic() - began, added, sum(conflicts.values())
+        winding_prove.solve_sat_conflicts, winding_prove.lexmin_clauses = solve, clauses
+    return verdict, time.monotonic() - began, added[0], sum(conflicts.values())
 
 
 def _load(path: Path):
