@@ -186,8 +186,11 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
     git(clone, "branch", "-f", "target", neutral)
     env = {**os.environ, "BENCH_GATE_BASE": "target", "BENCH_GATE_SUITE": "tiny.toml",
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}  # fmt: skip
-    done = subprocess.run([str(clone / ".ci" / "gate")], cwd=clone, env=env, capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+    for _attempt in range(2):  # once more on a noisy host, as the A/B above (_build_flagged)
+        done = subprocess.run([str(clone / ".ci" / "gate")], cwd=clone, env=env,
+                              capture_output=True, text=True, timeout=300)  # fmt: skip
+        if done.returncode == 1:
+            break
     assert done.returncode == 1, done.stdout + done.stderr
     verdicts = (clone / "reports" / "ci" / "verdicts.md").read_text()
     lines = verdicts.splitlines()
