@@ -83,11 +83,20 @@ class Suite:
 PARENT_GENERATE_CELLS = 10_000
 
 
-def load_suite(name_or_path: str, generate: bool = True) -> Suite:
+def load_suite(
+    name_or_path: str,
+    generate: bool = True,
+    puzzle: str | None = None,
+    encoding: str | None = None,
+) -> Suite:
     """Parse, check and expand a shipped suite (by name) or any suite file.
 
     ``generate=False`` checks everything but leaves generated boards (``gen:...``) unmade
     and out of ``instances``: large generated boards can take a minute to make.
+    ``puzzle``/``encoding`` (``run --puzzle/--encoding``) expand only the runs they select:
+    the other cases are still read and their files, puzzles and encoding names checked,
+    but their encodings are not imported to check their options, since importing a
+    compiled search compiles it (over a minute on a fresh install).
     """
     path = suite_path(name_or_path)
     if not path.is_file():
@@ -107,7 +116,7 @@ def load_suite(name_or_path: str, generate: bool = True) -> Suite:
     runs: list[PlannedRun] = []
     seen: set[tuple] = set()
     for case_path, case in cases:
-        for run in _expand_case(case_path, case, instances, generate):
+        for run in _expand_case(case_path, case, instances, generate, (puzzle, encoding)):
             if run.key() not in seen:
                 seen.add(run.key())
                 runs.append(run)
@@ -239,7 +248,9 @@ def _expand_case(
     case: dict[str, Any],
     instances: dict[tuple[str, str], registry.LoadedInstance],
     generate: bool = True,
+    only: tuple[str | None, str | None] = (None, None),
 ) -> list[PlannedRun]:
+    """The case's runs, those of ``only`` = (puzzle, encoding) alone where given."""
     where = f"{path}: case {case['name']!r}"
     if "puzzle" not in case:
         raise SuiteError(f"{where}: no puzzle given")
@@ -253,9 +264,11 @@ def _expand_case(
             continue
         if (rules.name, spec) not in instances:
             instances[(rules.name, spec)] = load(where, rules, spec)
-    encodings = _encodings(where, rules.name, case)
+    named = _encodings(where, rules.name, case)
+    _check_option_targets(where, case, named)
+    wanted = only[0] in (None, rules.name)
+    encodings = [e for e in named if wanted and only[1] in (None, e)]
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
-    _check_option_targets(where, case, encodings)
     repeats = positive_int(where, "repeats", case["repeats"])
     seeds = [_limit(where, limits.seed, "seeds", s) for s in as_list(case["seeds"])]
     threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]

@@ -22,7 +22,8 @@ paths chosen together (``scripts/winding_tubes.py``), with exactly that many pat
 the three ends the seed forces allow no such cover, other forced ends, up to ten times).
 With ``--plant compose`` (even sizes) it is four boards of ``--tiles`` a quarter the size,
 already proved unique, turned, mirrored and placed in a 2x2 (``scripts/winding_compose.py``):
-the plant starts at the tiles' density, and any other cover must cross a seam.
+the plant starts at the tiles' density, and any other cover must cross a seam (the split
+loop's proofs are given that as a clause, ``winding_compose.seam_edges``).
 
 Then "split until unique": a complete search looks for a full cover other than the
 planted one (first ``pathsearch-numba``'s search for ``--quick-nodes`` decisions, then
@@ -88,6 +89,7 @@ from make_sparse_unique_numberlink import (
 )
 from make_unique_numberlink import board_of
 from winding_compose import plant as compose_plant
+from winding_compose import seam_edges
 from winding_compose import why_not as cannot_compose
 from winding_lexmin import parse_shapes
 from winding_moves import _touches, bites, board_key, joins, wind  # noqa: F401 (_touches: experiments)
@@ -147,6 +149,7 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
                 total_conflicts=budget,
                 near_conflicts=near,
                 lexmin=args.lexmin,
+                crossing=frozenset() if improving else stats.get("crossing", frozenset()),
             )
             figures = {"calls": calls}
         if args.verbose:
@@ -346,6 +349,8 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
     stats: dict = {"cache": {}, "planted": 0, "checks": 0, "sat": 0, "counted": 0}
     stats.update(splits=0, undecided=0, replants=0, unique_at=0)
+    if args.plant == "compose":  # every other cover of the split loop's boards crosses one
+        stats["crossing"] = seam_edges(rows, cols)
     for attempt in range(args.replants + 1):  # a plant with too many undecided checks: anew
         paths = plant_cover(rows, cols, goal, seed + REPLANT_SEEDS * attempt, rng, args)
         if paths is None:
@@ -360,6 +365,7 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
             return "no split left"
         stats["replants"] += 1
     stats["unique_at"] = len(unique)
+    stats.pop("crossing", None)  # the improve phase's joins void it (winding_compose)
     paths = (improve_batched if args.batch else improve)(rows, cols, unique, rng, args, stats)
     del stats["cache"]
     return (*board_and_cover(rows, cols, paths), stats)

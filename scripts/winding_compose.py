@@ -4,10 +4,17 @@ The four tiles, each turned and mirrored at random, are placed in a 2x2. Every p
 both ends inside its own tile, so a cover of the composed board that uses no edge across a
 seam is a cover of each tile by its own pairs, which is that tile's planted cover (each tile
 was proved unique). Any other cover therefore crosses a seam, and the generator's proof
-(``scripts/winding_prove.py``) only has to rule those out; where it finds one, the split
-loop splits a path there as for any plant. The plant starts at the tiles' density (about
-19 cells per pair from 20x20 tiles), which a walk or tube plant of a 40x40 cannot be
-proved unique at (``instances/numberlink/winding-large/README.md``).
+(``scripts/winding_prove.py``) only has to rule those out: the split loop gives it the
+clause "some seam edge is used" (``seam_edges``). Where it finds a cover, the split loop
+splits a path there as for any plant. The clause stays valid through the splits: a cover C'
+of the board split at planted edge (a, b) that uses no seam edge, plus (a, b), is a cover
+of the board before the split (a and b end the two halves' paths) that uses no seam edge
+either ((a, b) was planted, so lies in a tile), hence that board's planted cover, and C' is
+the split planted cover. A join can pair ends in two tiles, after which a cover may cross a
+seam and still be the planted one, so the improve phase proves without the clause. The
+plant starts at the tiles' density (about 19 cells per pair from the 20x20 boards of
+``../winding/``), which a walk or tube plant of a 40x40 cannot be proved unique at
+(``instances/numberlink/winding-large/README.md``).
 """
 
 from __future__ import annotations
@@ -103,3 +110,12 @@ def plant(
     pool = tile_pool(folder, rows // 2, cols // 2, min_cells_per_pair)
     tiles = random.Random(seed).sample(pool, 4)
     return compose(tiles, seed)[2]
+
+
+def seam_edges(rows: int, cols: int) -> frozenset[tuple[int, int]]:
+    """The edges of a composed rows x cols board that cross its seams (cell numbers
+    ``r * cols + c``, smaller first, as ``Grid.edges``)."""
+    half_r, half_c = rows // 2, cols // 2
+    across = {((half_r - 1) * cols + c, half_r * cols + c) for c in range(cols)}
+    across |= {(r * cols + half_c - 1, r * cols + half_c) for r in range(rows)}
+    return frozenset(across)

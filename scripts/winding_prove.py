@@ -153,6 +153,7 @@ def prove_unique(
     proved: set[tuple[int, int]] | None = None,
     near_conflicts: int = NEAR_CONFLICTS,
     lexmin: Shapes = (),
+    crossing: frozenset[tuple[int, int]] = frozenset(),
 ) -> tuple[str, list[list[Cell]] | None, int]:
     """("unique" | "other" | "undecided", the other cover's paths or None, SAT calls);
     "undecided" once ``total_conflicts`` are spent (a check's bound, in work, the
@@ -160,12 +161,18 @@ def prove_unique(
     Each planted edge proved to be in every cover is added to ``proved`` (cell
     numbers). ``lexmin``: window shapes whose clauses leave the proof only the locally
     least covers (``winding_lexmin``); then "every cover" above means every cover left,
-    which still proves the planted one unique."""
+    which still proves the planted one unique. ``crossing``: edges (cell-number pairs),
+    none of them planted, that every other cover is known to use one of (a composed
+    plant's seams, ``winding_compose``): the proof refutes only the covers that do."""
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
+    if crossing:
+        cnf = [*cnf, [e[index[ab]] for ab in sorted(crossing)]]
     order = planted_edges(board, paths, index)
     planted = set(order)
+    if any(index[ab] in planted for ab in crossing):
+        raise ValueError("a crossing edge is planted: the clause would cut the planted cover")
     if lexmin:
         other_edges = other_in_a_window(grid, planted, lexmin)
         if other_edges is not None:

@@ -111,10 +111,14 @@ def test_the_registry_imports_only_what_is_asked_for(load: str, absent: tuple[st
     assert not loaded & set(absent), sorted(loaded & set(absent))
 
 
-def test_a_sweep_imports_and_records_only_the_encodings_it_runs(tmp_path: Path) -> None:
-    """A Sudoku X sweep of bool-cpsat alone: its forking parent imports no other encoding
-    of the puzzle (bitset-numba's import compiles numba kernels: seconds in a fresh
-    checkout, which every `bench ab` side is) and its environment records the one it ran."""
+@pytest.mark.parametrize("filters", [(), ("--suite", "quick", "--puzzle", "sudoku_x",
+                                           "--encoding", "bool-cpsat", "--no-report")])  # fmt: skip
+def test_a_sweep_imports_and_records_only_the_encodings_it_runs(tmp_path: Path, filters) -> None:
+    """A Sudoku X sweep of bool-cpsat alone, from a suite of that one run or picked out of
+    the shipped `quick` suite by --puzzle and --encoding: its forking parent imports no
+    other encoding (bitset-numba's and the Numberlink searches' imports compile numba
+    kernels: seconds in a fresh checkout, which every `bench ab` side is, over a minute in
+    a fresh install) and its environment records the one it ran."""
     from bench import store
 
     suite = tmp_path / "one.toml"
@@ -122,20 +126,20 @@ def test_a_sweep_imports_and_records_only_the_encodings_it_runs(tmp_path: Path) 
         '[suite]\nrepeats = 1\n\n[[cases]]\nname = "one"\npuzzle = "sudoku_x"\n'
         'instances = ["instances/sudoku_x/medium-9x9.txt"]\nencodings = ["bool-cpsat"]\n'
     )
+    filters = filters or ("--suite", str(suite))
     path = tmp_path / "bench.sqlite"
     probe = (  # `bench run` as typed, in a process of its own whose modules are then listed
         "import json, sys; from bench import cli; code = cli.main(sys.argv[1:]);"
         "print(json.dumps([code, sorted(sys.modules)]))"
     )
     done = subprocess.run(
-        [sys.executable, "-c", probe, "run", "--suite", str(suite), "--jobs", "1",
-         "--store", str(path)],
+        [sys.executable, "-c", probe, "run", *filters, "--jobs", "1", "--store", str(path)],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     code, imported = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stdout
-    encodings = {m for m in imported if m.startswith("models.sudoku.encodings.")}
+    encodings = {m for m in imported if ".encodings." in m and m.startswith("models.")}
     assert encodings == {"models.sudoku.encodings.bool_cpsat"}, sorted(encodings)
     assert "numba" not in imported
     (env,) = store.environments(path).values()

@@ -190,6 +190,47 @@ def test_composed_plants_go_through_the_same_proof(tmp_path: Path) -> None:
     assert not (tmp_path / "bad").exists()
 
 
+#: a 4x4 board with more than one cover (the frontier count says so below)
+TWO_COVERS = [
+    [(0, 0), (1, 0), (1, 1), (0, 1)],
+    [(0, 2), (0, 3), (1, 3), (2, 3), (3, 3), (3, 2), (3, 1)],
+    [(3, 0), (2, 0), (2, 1), (2, 2), (1, 2)],
+]
+
+
+def test_the_crossing_clause_refutes_only_the_covers_that_use_one_of_its_edges() -> None:
+    """``prove_unique(crossing=...)`` (the split loop's seam clause for composed plants):
+    for each unplanted edge alone, the verdict is "other" (a cover using that edge) exactly
+    when the frontier count, with the edge forced, finds a cover, else "unique"; a crossing
+    edge that is planted is refused."""
+    from winding_compose import seam_edges
+
+    from models.numberlink.frontier_count import count_covers
+
+    board = board_of(4, 4, TWO_COVERS)
+    assert count_covers(board)[0] > 1
+    cells = {(4 * r + c) for r in range(4) for c in range(4)}
+    planted = {tuple(sorted((4 * a + b, 4 * c + d))) for p in TWO_COVERS
+               for (a, b), (c, d) in itertools.pairwise(p)}  # fmt: skip
+    edges = [(v, w) for v in sorted(cells) for w in (v + 1, v + 4)
+             if w in cells and (w != v + 1 or v % 4 < 3)]  # fmt: skip
+    verdicts = set()
+    for edge in sorted(set(edges) - planted):
+        verdict, other, _ = prove_unique(board, TWO_COVERS, crossing=frozenset({edge}))
+        some_cover_uses_it = (count_covers(board, forced={edge})[0] or 0) > 0
+        assert verdict == ("other" if some_cover_uses_it else "unique"), edge
+        if other is not None:
+            used = {tuple(sorted((4 * a + b, 4 * c + d))) for p in other
+                    for (a, b), (c, d) in itertools.pairwise(p)}  # fmt: skip
+            assert edge in used
+        verdicts.add(verdict)
+    assert verdicts == {"other", "unique"}
+    seams = {(4, 8), (5, 9), (6, 10), (7, 11), (1, 2), (5, 6), (9, 10), (13, 14)}
+    assert seam_edges(4, 4) == seams and (6, 10) in planted
+    with pytest.raises(ValueError, match="planted"):
+        prove_unique(board, TWO_COVERS, crossing=seam_edges(4, 4))
+
+
 def test_sparser_tiles_give_sparser_plants(tmp_path: Path) -> None:
     """``--tiles-sparser X`` draws only tiles of at least X cells per pair (the shipped
     25x25 winding boards), so every composed 50x50 plant is at least that sparse; a

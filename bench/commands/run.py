@@ -165,7 +165,8 @@ def main(args: argparse.Namespace) -> int:
         if wanted and not ran and _report_complete(run_id):
             return code  # nothing new since the report was written
         return _report(args, run_id, code, wanted)
-    suite = suites.load_suite(args.suite)  # every problem of the suite shows up here, first
+    # every problem of the suite shows up here, first (the options of the runs selected)
+    suite = suites.load_suite(args.suite, puzzle=args.puzzle, encoding=args.encoding)
     plan = narrow(
         suite.runs, args.puzzle, args.encoding, args.repeat, args.time_limit, args.all_sizes
     )
