@@ -35,7 +35,7 @@ import pytest
 from tests.conftest import commit_all, git, project_repository
 
 #: an A/B sweeps each side five times (about 17 s), up to 15 when a time verdict is unsure
-pytestmark = pytest.mark.timeout(1200)
+pytestmark = [pytest.mark.timeout(1200), pytest.mark.serial]  # serial: time verdicts
 BENCH = str(Path(sys.executable).with_name("bench"))
 SUITE = """
 [suite]

@@ -28,7 +28,8 @@ def test_the_workflow_runs_every_step_of_ci_run() -> None:
         for line in str(step.get("run", "")).splitlines()
     ]
     steps = _ci_run_steps()
-    assert ".ci/gate" in steps and "pytest -q" in steps
+    assert ".ci/gate" in steps and "pytest -q -m serial" in steps
+    assert 'pytest -q -n 2 --dist loadfile -m "not serial"' in steps
     for step in steps:
         assert step in commands, f"{step!r} from .ci/run is missing in bench.yml"
 
@@ -65,4 +66,4 @@ def test_ci_covers_the_promised_python_range_and_the_lower_bounds() -> None:
     assert newest > tuple(map(int, pinned.split(".")))
     steps = workflow["jobs"]["python-range"]["steps"]
     assert any("--resolution ${{ matrix.resolution }}" in str(s.get("run")) for s in steps)
-    assert any("pytest -q" in str(s.get("run")) for s in steps)
+    assert any("pytest -q -m serial" in str(s.get("run")) for s in steps)
