@@ -11,7 +11,10 @@ of the board split at planted edge (a, b) that uses no seam edge, plus (a, b), i
 of the board before the split (a and b end the two halves' paths) that uses no seam edge
 either ((a, b) was planted, so lies in a tile), hence that board's planted cover, and C' is
 the split planted cover. A join can pair ends in two tiles, after which a cover may cross a
-seam and still be the planted one, so the improve phase proves without the clause. The
+seam and still be the planted one, so the improve phase proves without the clause.
+``prove_by_quarters`` (also ``python scripts/winding_compose.py BOARD.txt``) re-proves a
+written board the same way from its cover alone: each quarter's own board by the plain
+backbone proof, then the whole board with the seam clause. The
 plant starts at the tiles' density (about 19 cells per pair from the 20x20 boards of
 ``../winding/``), which a walk or tube plant of a 40x40 cannot be proved unique at
 (``instances/numberlink/winding-large/README.md``).
@@ -21,8 +24,11 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from functools import lru_cache
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # run as a script: models/
 
 from models.numberlink.rules import parse
 
@@ -119,3 +125,63 @@ def seam_edges(rows: int, cols: int) -> frozenset[tuple[int, int]]:
     across = {((half_r - 1) * cols + c, half_r * cols + c) for c in range(cols)}
     across |= {(r * cols + half_c - 1, r * cols + half_c) for r in range(rows)}
     return frozenset(across)
+
+
+def prove_by_quarters(
+    rows: int, cols: int, paths: list[list[Cell]], total_conflicts: int = 10**9
+) -> tuple[str, str]:
+    """Prove a board unique by the seam argument, from its cover alone: (verdict, how).
+
+    No tile history is needed. If every path lies inside one quarter, each quarter's own
+    board (its pairs, its part of the cover) is proved unique by the plain backbone proof;
+    then every other cover of the whole board uses a seam edge (one that uses none is a
+    cover of each quarter, hence the planted one), and the whole board's proof needs only
+    refute those (``prove_unique(crossing=seam_edges(...))``). "unique" needs both; a
+    path across a seam gives "not composed"."""
+    from make_unique_numberlink import board_of
+    from winding_prove import prove_unique
+
+    if rows % 2 or cols % 2:
+        return "not composed", f"{rows}x{cols} has no quarters (odd side)"
+    half_r, half_c = rows // 2, cols // 2
+    parts: dict[tuple[int, int], list[list[Cell]]] = {}
+    for path in paths:
+        where = {(r // half_r, c // half_c) for r, c in path}
+        if len(where) > 1:
+            return "not composed", f"the path from {path[0]} crosses a seam"
+        parts.setdefault(where.pop(), []).append(path)
+    for (qr, qc), own in sorted(parts.items()):
+        local = [[(r - qr * half_r, c - qc * half_c) for r, c in path] for path in own]
+        verdict, _, calls = prove_unique(
+            board_of(half_r, half_c, local), local, max_conflicts=10**8,
+            total_conflicts=total_conflicts,
+        )  # fmt: skip
+        if verdict != "unique":
+            return verdict, f"quarter {qr},{qc}: {verdict} ({calls} SAT calls)"
+    verdict, _, calls = prove_unique(
+        board_of(rows, cols, paths), paths, max_conflicts=10**8,
+        total_conflicts=total_conflicts, crossing=seam_edges(rows, cols),
+    )  # fmt: skip
+    return verdict, f"four quarters unique, the seams: {verdict} ({calls} SAT calls)"
+
+
+def main() -> None:
+    """``python scripts/winding_compose.py BOARD.txt ...``: each board (with its
+    ``.sol.json``) proved by ``prove_by_quarters``, one line each; exit 1 unless all unique."""
+    import time
+
+    results = []
+    for name in sys.argv[1:]:
+        board = parse(Path(name).read_text(), name)
+        cover = json.loads(Path(name).with_suffix(".sol.json").read_text())["paths"].values()
+        began = time.monotonic()
+        verdict, how = prove_by_quarters(
+            board.rows, board.cols, [[tuple(c) for c in p] for p in cover]
+        )
+        print(f"{Path(name).name}: {verdict}, {how}, {time.monotonic() - began:.1f} s", flush=True)
+        results.append(verdict)
+    sys.exit(0 if results and all(v == "unique" for v in results) else 1)
+
+
+if __name__ == "__main__":
+    main()

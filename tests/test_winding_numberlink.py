@@ -231,6 +231,36 @@ def test_the_crossing_clause_refutes_only_the_covers_that_use_one_of_its_edges()
         prove_unique(board, TWO_COVERS, crossing=seam_edges(4, 4))
 
 
+def test_a_composed_board_is_proved_by_its_quarters_and_its_seams(tmp_path: Path) -> None:
+    """``winding_compose.prove_by_quarters`` and its command line: four shipped 8x8 boards
+    composed by seed 1 are unique (the backbone proof without the seam clause agrees, in
+    test_four_unique_tiles_composed_are_asked_one_seam_question), by seed 2 another cover
+    crosses a seam; a quarter with two covers is named; a path across a seam is no
+    composed board."""
+    from winding_compose import compose, prove_by_quarters
+
+    from models.numberlink.rules import format_board
+
+    tiles = [ROOT / f"instances/numberlink/winding/w_8x8_s{k}.txt" for k in (1, 2, 3, 4)]
+    for seed, expected in ((1, "unique"), (2, "other")):
+        rows, cols, paths = compose(tiles, seed)
+        verdict, how = prove_by_quarters(rows, cols, paths)
+        assert verdict == expected and "four quarters unique" in how, how
+        board, solution = board_and_cover(rows, cols, paths)
+        (tmp_path / f"seed{seed}.txt").write_text(format_board(board))
+        (tmp_path / f"seed{seed}.sol.json").write_text(json.dumps(solution))
+    twice = [[(r + dr, c + dc) for r, c in p] for dr in (0, 4) for dc in (0, 4) for p in TWO_COVERS]
+    verdict, how = prove_by_quarters(8, 8, twice)
+    assert verdict == "other" and how.startswith("quarter 0,0: other"), how
+    assert prove_by_quarters(4, 4, TWO_COVERS)[0] == "not composed"
+    script = ROOT / "scripts/winding_compose.py"
+    for name, code, said in (("seed1", 0, "seed1.txt: unique, four quarters unique"),
+                             ("seed2", 1, "seed2.txt: other, four quarters unique")):  # fmt: skip
+        done = subprocess.run([sys.executable, str(script), str(tmp_path / f"{name}.txt")],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert done.returncode == code and done.stdout.startswith(said), done.stdout + done.stderr
+
+
 def test_sparser_tiles_give_sparser_plants(tmp_path: Path) -> None:
     """``--tiles-sparser X`` draws only tiles of at least X cells per pair (the shipped
     25x25 winding boards), so every composed 50x50 plant is at least that sparse; a
