@@ -128,7 +128,11 @@ def seam_edges(rows: int, cols: int) -> frozenset[tuple[int, int]]:
 
 
 def prove_by_quarters(
-    rows: int, cols: int, paths: list[list[Cell]], total_conflicts: int = 10**9
+    rows: int,
+    cols: int,
+    paths: list[list[Cell]],
+    total_conflicts: int = 10**9,
+    lexmin: tuple[tuple[int, int], ...] = (),
 ) -> tuple[str, str]:
     """Prove a board unique by the seam argument, from its cover alone: (verdict, how).
 
@@ -137,7 +141,8 @@ def prove_by_quarters(
     then every other cover of the whole board uses a seam edge (one that uses none is a
     cover of each quarter, hence the planted one), and the whole board's proof needs only
     refute those (``prove_unique(crossing=seam_edges(...))``). "unique" needs both; a
-    path across a seam gives "not composed"."""
+    path across a seam gives "not composed". ``lexmin``: window clauses for the whole
+    board's proof (``winding_lexmin``; the quarters' proofs are plain)."""
     from make_unique_numberlink import board_of
     from winding_prove import prove_unique
 
@@ -160,23 +165,31 @@ def prove_by_quarters(
             return verdict, f"quarter {qr},{qc}: {verdict} ({calls} SAT calls)"
     verdict, _, calls = prove_unique(
         board_of(rows, cols, paths), paths, max_conflicts=10**8,
-        total_conflicts=total_conflicts, crossing=seam_edges(rows, cols),
+        total_conflicts=total_conflicts, crossing=seam_edges(rows, cols), lexmin=lexmin,
     )  # fmt: skip
     return verdict, f"four quarters unique, the seams: {verdict} ({calls} SAT calls)"
 
 
 def main() -> None:
-    """``python scripts/winding_compose.py BOARD.txt ...``: each board (with its
-    ``.sol.json``) proved by ``prove_by_quarters``, one line each; exit 1 unless all unique."""
+    """``python scripts/winding_compose.py [--lexmin 2x3,3x2] BOARD.txt ...``: each board
+    (with its ``.sol.json``) proved by ``prove_by_quarters``, one line each; exit 1 unless
+    all unique."""
+    import argparse
     import time
 
+    from winding_lexmin import parse_shapes
+
+    parser = argparse.ArgumentParser(description=main.__doc__.splitlines()[0])
+    parser.add_argument("--lexmin", type=parse_shapes, default=(), help="the whole board's windows")
+    parser.add_argument("boards", nargs="+")
+    args = parser.parse_args()
     results = []
-    for name in sys.argv[1:]:
+    for name in args.boards:
         board = parse(Path(name).read_text(), name)
         cover = json.loads(Path(name).with_suffix(".sol.json").read_text())["paths"].values()
         began = time.monotonic()
         verdict, how = prove_by_quarters(
-            board.rows, board.cols, [[tuple(c) for c in p] for p in cover]
+            board.rows, board.cols, [[tuple(c) for c in p] for p in cover], lexmin=args.lexmin
         )
         print(f"{Path(name).name}: {verdict}, {how}, {time.monotonic() - began:.1f} s", flush=True)
         results.append(verdict)
