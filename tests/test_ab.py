@@ -102,7 +102,7 @@ def _regressions(doc: dict) -> list[dict]:
 def measured(repo, tmp_path_factory) -> dict[str, tuple[int, dict, Path]]:
     """The two A/Bs of a change (each commit against the one before it): name -> (exit,
     JSON, --dir). No A/B of the neutral commit: each of these has its own unchanged parts
-    (cnf-sat in both, bool-cpsat's build in the second), whose verdicts must be "same"."""
+    (cnf-sat in both, bool-cpsat's build in the second), never flagged (``_unchanged``)."""
     repo, (_, neutral, twice, weaker) = repo
     out = {}
     for name, (a, b) in {"twice": (neutral, twice), "weaker": (twice, weaker)}.items():
