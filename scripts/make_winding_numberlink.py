@@ -149,7 +149,11 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
                 total_conflicts=budget,
                 near_conflicts=near,
                 lexmin=args.lexmin,
-                crossing=frozenset() if improving else stats.get("crossing", frozenset()),
+                # the split loop of a composed plant: every other cover crosses a seam
+                # (winding_compose); the improve phase's joins void that
+                crossing=seam_edges(rows, cols)
+                if args.plant == "compose" and not improving
+                else frozenset(),
             )
             figures = {"calls": calls}
         if args.verbose:
@@ -349,8 +353,6 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
     goal = max(2, round(cells / (target_cells_per_pair(rows, cols) * args.sparser)))
     stats: dict = {"cache": {}, "planted": 0, "checks": 0, "sat": 0, "counted": 0}
     stats.update(splits=0, undecided=0, replants=0, unique_at=0)
-    if args.plant == "compose":  # every other cover of the split loop's boards crosses one
-        stats["crossing"] = seam_edges(rows, cols)
     for attempt in range(args.replants + 1):  # a plant with too many undecided checks: anew
         paths = plant_cover(rows, cols, goal, seed + REPLANT_SEEDS * attempt, rng, args)
         if paths is None:
@@ -365,7 +367,6 @@ def make(rows: int, cols: int, seed: int, args) -> tuple[Board, dict, dict] | st
             return "no split left"
         stats["replants"] += 1
     stats["unique_at"] = len(unique)
-    stats.pop("crossing", None)  # the improve phase's joins void it (winding_compose)
     paths = (improve_batched if args.batch else improve)(rows, cols, unique, rng, args, stats)
     del stats["cache"]
     return (*board_and_cover(rows, cols, paths), stats)

@@ -167,12 +167,12 @@ def prove_unique(
     grid = grid_of(board)
     e, cnf, pool = degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
-    if crossing:
-        cnf = [*cnf, [e[index[ab]] for ab in sorted(crossing)]]
     order = planted_edges(board, paths, index)
     planted = set(order)
     if any(index[ab] in planted for ab in crossing):
         raise ValueError("a crossing edge is planted: the clause would cut the planted cover")
+    if crossing:
+        cnf = [*cnf, [e[index[ab]] for ab in sorted(crossing)]]
     if lexmin:
         other_edges = other_in_a_window(grid, planted, lexmin)
         if other_edges is not None:

@@ -30,7 +30,7 @@ import make_winding_numberlink  # noqa: E402
 from make_unique_numberlink import board_of  # noqa: E402  (scripts, beside the others)
 from make_winding_numberlink import board_and_cover, joins, table  # noqa: E402
 from winding_moves import _touches, bites  # noqa: E402
-from winding_prove import prove_unique, prove_unique_dp  # noqa: E402
+from winding_prove import planted_edges, prove_unique, prove_unique_dp  # noqa: E402
 from winding_window import other_within, rejoin_within, within  # noqa: E402
 
 
@@ -205,24 +205,25 @@ def test_the_crossing_clause_refutes_only_the_covers_that_use_one_of_its_edges()
     edge that is planted is refused."""
     from winding_compose import seam_edges
 
+    from models.numberlink.encodings._common import grid_of
     from models.numberlink.frontier_count import count_covers
 
     board = board_of(4, 4, TWO_COVERS)
     assert count_covers(board)[0] > 1
-    cells = {(4 * r + c) for r in range(4) for c in range(4)}
-    planted = {tuple(sorted((4 * a + b, 4 * c + d))) for p in TWO_COVERS
-               for (a, b), (c, d) in itertools.pairwise(p)}  # fmt: skip
-    edges = [(v, w) for v in sorted(cells) for w in (v + 1, v + 4)
-             if w in cells and (w != v + 1 or v % 4 < 3)]  # fmt: skip
+    grid = grid_of(board)
+    index = {ab: i for i, ab in enumerate(grid.edges)}
+
+    def edges(paths: list[list[tuple[int, int]]]) -> set[tuple[int, int]]:
+        return {grid.edges[i] for i in planted_edges(board, paths, index)}
+
+    planted = edges(TWO_COVERS)
     verdicts = set()
-    for edge in sorted(set(edges) - planted):
+    for edge in sorted(set(grid.edges) - planted):
         verdict, other, _ = prove_unique(board, TWO_COVERS, crossing=frozenset({edge}))
         some_cover_uses_it = (count_covers(board, forced={edge})[0] or 0) > 0
         assert verdict == ("other" if some_cover_uses_it else "unique"), edge
         if other is not None:
-            used = {tuple(sorted((4 * a + b, 4 * c + d))) for p in other
-                    for (a, b), (c, d) in itertools.pairwise(p)}  # fmt: skip
-            assert edge in used
+            assert edge in edges(other)
         verdicts.add(verdict)
     assert verdicts == {"other", "unique"}
     seams = {(4, 8), (5, 9), (6, 10), (7, 11), (1, 2), (5, 6), (9, 10), (13, 14)}
@@ -504,7 +505,7 @@ def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
 
     monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
     args = argparse.Namespace(
-        quick_nodes=0, prover="sat", check_conflicts=200_000, backend="cadical195",
+        plant="walk", quick_nodes=0, prover="sat", check_conflicts=200_000, backend="cadical195",
         verbose=False, undecided_splits=3, lexmin=(),
     )  # fmt: skip
     stats = {"cache": {}, "checks": 0, "sat": 0, "counted": 0, "splits": 0, "undecided": 0}

@@ -86,6 +86,7 @@ def join_proof(rows: int, cols: int, old: list, trial: list, conflicts: int) -> 
 def settings(prover: str, conflicts: int) -> argparse.Namespace:
     """The generator's arguments as the README's recipe gives them, but the prover's."""
     return argparse.Namespace(
+        plant="walk",
         quick_nodes=0,
         check_conflicts=200_000,
         improve_conflicts=conflicts,

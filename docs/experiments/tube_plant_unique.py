@@ -33,6 +33,7 @@ from winding_tubes import plant  # noqa: E402
 
 def split(rows: int, cols: int, paths: list, seed: int, improve_s: float) -> None:
     args = argparse.Namespace(
+        plant="tubes",
         quick_nodes=0,
         prover="sat",
         check_conflicts=200_000,
