@@ -35,9 +35,7 @@ cut), and the check runs again. Each split removes at least that cover and adds 
 cover of the split board plus the cut edge is a cover of the old one), so the loop ends.
 A check that decides nothing within its budget splits the longest path in the middle (logged
 ``undecided``; the cover count cannot grow, and the proof gets easier; ``--undecided-splits K``
-splits the K longest, for large plants whose proof takes minutes; ``--split-at stuck``
-splits instead the path holding the most planted edges the proof left unproved, at the
-middle one of them, so that the new ends fall where the proof stalled), so every written
+splits the K longest, for large plants whose proof takes minutes), so every written
 board is proved unique within ``--check-conflicts`` a check, the budget stated in the
 README; boards the prover finds hard come out denser. With ``--replants N``, a plant
 with more than ``--undecided-per-plant`` undecided checks (default 0) is dropped for a
@@ -75,8 +73,6 @@ import os
 import random
 import sys
 import time
-from functools import partial
-from itertools import pairwise
 from pathlib import Path
 from statistics import median
 
@@ -117,9 +113,7 @@ def target_cells_per_pair(rows: int, cols: int) -> float:
 
 def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, improving=False):
     """Is the planted cover the only one? ("unique" | "other" | "undecided", other),
-    cached per board (uniqueness is the board's, not the plant's). ``other``: the other
-    cover's paths, or, when undecided, the planted edges (cell-number pairs) the SAT
-    proof left unproved (None from the count prover)."""
+    cached per board (uniqueness is the board's, not the plant's)."""
     key = board_key(paths)
     if key in stats["cache"]:
         return stats["cache"][key]
@@ -148,11 +142,9 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
             if figures["prover"] == "count":
                 stats["counted"] += 1
         else:
-            proved: set[tuple[int, int]] = set()
             verdict, other, calls = prove_unique(
                 board,
                 paths,
-                proved=proved,
                 backend=args.backend,
                 total_conflicts=budget,
                 near_conflicts=near,
@@ -164,8 +156,6 @@ def check(rows: int, cols: int, paths: list[list[Cell]], args, stats: dict, impr
                 else frozenset(),
             )
             figures = {"calls": calls}
-            if verdict == "undecided":
-                other = planted_pairs(cols, paths) - proved
         if args.verbose:
             took = time.monotonic() - began
             print(f"  {len(paths)} pairs: {verdict}, {figures}, {took:.2f} s", file=sys.stderr)
@@ -190,43 +180,10 @@ def split_until_unique(
             undecided += 1
             if drop_after is not None and undecided > drop_after:
                 return None
-            split = split_longest
-            if args.split_at == "stuck" and other:
-                split = partial(split_where_stuck, stuck=other, cols=cols)
-            if not any([split(paths) for _ in range(args.undecided_splits)]):
+            if not any([split_longest(paths) for _ in range(args.undecided_splits)]):
                 return None
         elif (other is None or not split_where_differs(paths, other)) and not split_longest(paths):
             return None
-
-
-def planted_pairs(cols: int, paths: list[list[Cell]]) -> set[tuple[int, int]]:
-    """The cover's edges as cell-number pairs, smaller first (``Grid.edges``)."""
-    out = set()
-    for path in paths:
-        for (r, c), (s, d) in pairwise(path):
-            u, v = r * cols + c, s * cols + d
-            out.add((min(u, v), max(u, v)))
-    return out
-
-
-def split_where_stuck(paths: list[list[Cell]], stuck: set[tuple[int, int]], cols: int) -> bool:
-    """Split the path with the most ``stuck`` edges (left unproved by an undecided
-    check) at the middle one of them, so that the new ends fall where the proof stalled;
-    the longest path in the middle when no stuck edge can be cut (both halves keep two
-    cells)."""
-    best = None
-    for k, path in enumerate(paths):
-        cuts = [
-            t for t in range(1, len(path) - 2) if planted_pairs(cols, [path[t : t + 2]]) <= stuck
-        ]
-        if cuts and (best is None or len(cuts) > len(best[1])):
-            best = (k, cuts)
-    if best is None:
-        return split_longest(paths)
-    k, cuts = best
-    path, t = paths.pop(k), cuts[len(cuts) // 2]
-    paths += [path[: t + 1], path[t + 1 :]]
-    return True
 
 
 def sparse_enough(rows: int, cols: int, pairs: int, beyond: float) -> bool:
@@ -520,13 +477,6 @@ def main() -> None:
         type=int,
         default=1,
         help="paths split at an undecided check (more: fewer checks, a few pairs more)",
-    )
-    parser.add_argument(
-        "--split-at",
-        choices=("longest", "stuck"),
-        default="longest",
-        help="undecided check: split the longest path in the middle, or the path with the "
-        "most planted edges the proof left unproved, at the middle one of them",
     )
     parser.add_argument("--improve-checks", type=int, default=1000, help="checks once unique")
     parser.add_argument("--improve-s", type=float, default=30.0, help="improve time, per 400 cells")

@@ -478,7 +478,7 @@ def test_undecided_checks_plant_anew_with_replants(monkeypatch, per_plant, repla
         plant="tubes", sparser=1.0, replants=2, undecided_per_plant=per_plant, quick_nodes=0,
         prover="sat", check_conflicts=200_000, improve_conflicts=300_000,
         backend="cadical195", verbose=False, batch=0, improve_s=0.0, improve_checks=0,
-        beyond=1.0, undecided_splits=1, split_at="longest", lexmin=(),
+        beyond=1.0, undecided_splits=1, lexmin=(),
     )  # fmt: skip
     board, solution, stats = make_winding_numberlink.make(8, 8, 1, args)
     assert stats["replants"] == replants and stats["undecided"] == 2
@@ -506,7 +506,7 @@ def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
     monkeypatch.setattr(make_winding_numberlink, "check", undecided_first)
     args = argparse.Namespace(
         plant="walk", quick_nodes=0, prover="sat", check_conflicts=200_000, backend="cadical195",
-        verbose=False, undecided_splits=3, split_at="longest", lexmin=(),
+        verbose=False, undecided_splits=3, lexmin=(),
     )  # fmt: skip
     stats = {"cache": {}, "checks": 0, "sat": 0, "counted": 0, "splits": 0, "undecided": 0}
     planted = make_winding_numberlink.cut_self_touches(hamiltonian_path(10, 10, random.Random(4)))
@@ -517,37 +517,6 @@ def test_an_undecided_check_splits_the_k_longest_paths(monkeypatch) -> None:
     assert make_winding_numberlink.edges_of(second) <= make_winding_numberlink.edges_of(first)
     board, _ = make_winding_numberlink.board_and_cover(10, 10, paths)
     assert unique_by_path_search(board) is True
-
-
-def test_an_undecided_check_names_the_edges_it_left_unproved() -> None:
-    """A check out of budget returns, instead of a cover, the planted edges its proof did
-    not prove: all of them planted, and with ``--split-at stuck`` the next split cuts the
-    path holding most of them at the middle one (both halves at least two cells)."""
-    args = argparse.Namespace(
-        plant="walk", quick_nodes=0, prover="sat", check_conflicts=1, backend="cadical195",
-        verbose=False, lexmin=(),
-    )  # fmt: skip
-    stats = {"cache": {}, "checks": 0, "sat": 0}
-    shipped = ROOT / "instances" / "numberlink" / "winding" / "w_17x17_s1.sol.json"
-    planted = [[tuple(c) for c in p] for p in json.loads(shipped.read_text())["paths"].values()]
-    verdict, stuck = make_winding_numberlink.check(17, 17, planted, args, stats)
-    assert verdict == "undecided"
-    assert stuck and stuck <= make_winding_numberlink.planted_pairs(17, planted)
-
-    def number(cell):
-        return cell[0] * 17 + cell[1]
-
-    def cuts(path):  # the stuck edges of a path whose cut leaves two cells a side
-        return [t for t in range(1, len(path) - 2)
-                if tuple(sorted((number(path[t]), number(path[t + 1])))) in stuck]  # fmt: skip
-
-    paths = [list(p) for p in planted]
-    most = max(paths, key=lambda p: len(cuts(p)))
-    assert make_winding_numberlink.split_where_stuck(paths, stuck, 17)
-    assert most not in paths and len(paths) == len(planted) + 1
-    halves = [p for p in paths if p not in planted]
-    assert halves[0] + halves[1] == most and min(map(len, halves)) >= 2
-    assert len(halves[0]) - 1 == cuts(most)[len(cuts(most)) // 2]  # the middle stuck edge
 
 
 def test_a_bad_board_spec_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -40,7 +40,6 @@ def split(rows: int, cols: int, paths: list, seed: int, improve_s: float) -> Non
         improve_conflicts=300_000,
         backend="cadical195",
         lexmin=(),
-        split_at="longest",
         verbose=True,
         batch=12,
         local_radius=10,
