@@ -37,12 +37,11 @@ sys.path[:0] = [str(ROOT / "scripts"), str(ROOT), str(Path(__file__).resolve().p
 
 import lexmin_prover  # noqa: E402
 import winding_prove  # noqa: E402
-from pysat.formula import IDPool  # noqa: E402
+from backbone_schedules import onehot_cnf  # noqa: E402
 from pysat.solvers import Solver  # noqa: E402
 from winding_lexmin import lexmin_clauses, parse_shapes  # noqa: E402
 
-from models.numberlink.encodings import degree_sat  # noqa: E402
-from models.numberlink.encodings._common import grid_of, useless_edges  # noqa: E402
+from models.numberlink.encodings._common import grid_of  # noqa: E402
 
 ASP_MODEL = r"""
 { use(X,Y) } :- edge(X,Y).
@@ -56,27 +55,11 @@ col(Y,K) :- col(X,K), u(X,Y).
 """
 
 
-def onehot_cnf(grid) -> tuple[list[int], list[list[int]]]:
-    """``degree_cnf`` with ``degree-sat``'s one-hot colours (ladder) for the binary ones."""
-    pool = IDPool()
-    e = [pool.id(("e", i)) for i in range(len(grid.edges))]
-    cnf = [[-e[i]] for i in useless_edges(grid)]
-    for v in range(grid.n):
-        deg = 1 if v in grid.end_of else 2
-        cnf += degree_sat.exactly([e[i] for i in grid.incident[v]], deg, pool, "binomial")
-    x = [[pool.id(("x", v, k)) for k in range(len(grid.pairs))] for v in range(grid.n)]
-    cnf += degree_sat.onehot_colours(grid, e, x, pool, "ladder")
-    cnf += degree_sat.no_four_cycles(grid, e) + degree_sat.window_cuts(
-        grid, e, winding_prove.WINDOWS
-    )
-    return e, cnf
-
-
 def question_cnf(board, paths, shapes, onehot: bool = False):
     """The backbone proof's CNF with "some planted edge is unused"; the planted edges in
     the proof's order (cell-number pairs)."""
     grid = grid_of(board)
-    e, cnf = onehot_cnf(grid) if onehot else winding_prove.degree_cnf(grid)[:2]
+    e, cnf, _ = onehot_cnf(grid, "ladder") if onehot else winding_prove.degree_cnf(grid)
     index = {ab: i for i, ab in enumerate(grid.edges)}
     order = winding_prove.planted_edges(board, paths, index)
     if shapes:
