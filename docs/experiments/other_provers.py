@@ -1,6 +1,6 @@
 """Other provers of uniqueness beside the backbone proof: one-shot CaDiCaL, Kissat, clingo.
 
-    python docs/experiments/other_provers.py [--shapes 2x3,3x2] [--seconds 300]
+    python docs/experiments/other_provers.py [--shapes 2x3,3x2] [--onehot] [--seconds 300]
         [--conflicts 5e6] [--kissat PATH] [--asp] COVER.sol.json...
 
 For each shipped cover, the question "does a full cover lack some planted edge?":
@@ -25,6 +25,7 @@ loop; on the boards measured every answer was unsatisfiable. Results in
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import subprocess
 import sys
@@ -133,7 +134,8 @@ def asp_backbone(board, planted: list[tuple[int, int]], paths, seconds: float) -
     return f"unique, {time.monotonic() - began:.1f} s"
 
 
-def count_models() -> list[int]:
+@contextlib.contextmanager
+def counting_models():
     """Count the models the backbone proof's SAT calls return (each one is another cover
     or a relaxed cover with detached cycles, cut and asked again)."""
     models = [0]
@@ -145,7 +147,10 @@ def count_models() -> list[int]:
         return answer
 
     winding_prove.solve_sat_conflicts = counted
-    return models
+    try:
+        yield models
+    finally:
+        winding_prove.solve_sat_conflicts = solve
 
 
 def main() -> None:
@@ -162,16 +167,14 @@ def main() -> None:
     for path in args.covers:
         board, paths = lexmin_prover._load(path)
         name = f"{path.name} ({board.rows * board.cols / len(paths):.1f} cells/pair)"
-        plain_solve = winding_prove.solve_sat_conflicts
-        models = count_models()
-        verdict, secs, _, spent = lexmin_prover.prove(
-            board,
-            paths,
-            shapes,
-            total_conflicts=int(args.conflicts),
-            max_conflicts=int(args.conflicts),
-        )
-        winding_prove.solve_sat_conflicts = plain_solve
+        with counting_models() as models:
+            verdict, secs, _, spent = lexmin_prover.prove(
+                board,
+                paths,
+                shapes,
+                total_conflicts=int(args.conflicts),
+                max_conflicts=int(args.conflicts),
+            )
         print(f"{name} backbone: {verdict}, {secs:.1f} s, {spent} conflicts, {models[0]} models")
         cnf, planted = question_cnf(board, paths, shapes, args.onehot)
         print(f"{name} cadical: {one_shot_cadical(cnf, int(args.conflicts))}", flush=True)
