@@ -7,10 +7,13 @@ migration, opening it for writing or read-only) is ``bench.store_layout``'s.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
+import zlib
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,15 @@ from typing import Any
 import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
-from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
+from bench.store_layout import (
+    DEFAULT_STORE,
+    DETAIL_DIMENSION,
+    KEY_DIMENSION,
+    ROW_FIELDS,
+    checkpoint,
+    connect,
+    rows,
+)
 from models.errors import UnknownRunError
 from models.registry import cells_of
 
@@ -28,14 +39,111 @@ CHECKPOINT_EVERY_S = 5.0
 
 def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:
     """Commit one finished run; False if the sweep already holds a run with the same key."""
-    row = record.to_row()
-    names = ", ".join(f'"{n}"' for n in row)
-    marks = ", ".join("?" for _ in row)
-    cursor = conn.execute(
-        f"INSERT OR IGNORE INTO runs ({names}) VALUES ({marks})", list(row.values())
-    )  # autocommit: one transaction per row
+    conn.execute("BEGIN IMMEDIATE")  # one transaction per run: a kill loses only runs in flight
+    try:
+        added = _insert(conn, record)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
+        raise
     _checkpoint_now_and_then(conn)
-    return cursor.rowcount == 1
+    return added
+
+
+def insert_runs(conn: sqlite3.Connection, records: Iterable[RunRecord]) -> int:
+    """Commit many runs in one transaction (imports, copies, the scale benchmark's store);
+    returns how many were new."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        added = sum(_insert(conn, record) for record in records)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
+        raise
+    return added
+
+
+def _insert(conn: sqlite3.Connection, record: RunRecord) -> bool:
+    """One run into layout 2's tables, inside the caller's transaction."""
+    row = record.to_row()
+    key_id = _dimension_id(conn, "run_keys", "key_id", KEY_DIMENSION, row)
+    detail_id = _dimension_id(conn, "run_details", "detail_id", DETAIL_DIMENSION, row)
+    names_id, values = _counter_parts(conn, record.counters)
+    names = ", ".join(f'"{n}"' for n in ROW_FIELDS)
+    marks = ", ".join("?" for _ in ROW_FIELDS)
+    cursor = conn.execute(
+        f"INSERT OR IGNORE INTO run_rows ({names}, key_id, detail_id, names_id, counter_values)"
+        f" VALUES ({marks}, ?, ?, ?, ?)",
+        [*(row[n] for n in ROW_FIELDS), key_id, detail_id, names_id, values],
+    )
+    if cursor.rowcount != 1:
+        return False
+    if row["solution"] is not None:
+        solution_id = _solution_id(conn, row["solution"])
+        conn.execute(
+            "UPDATE run_rows SET solution_id = ? WHERE row_id = ?", (solution_id, cursor.lastrowid)
+        )
+    return True
+
+
+def _dimension_id(
+    conn: sqlite3.Connection, table: str, id_name: str, names: tuple[str, ...], row: dict
+) -> int:
+    """The id of these texts in a dimension table, added when new (NULLs match NULLs, which a
+    UNIQUE index would not do, so the lookup is by ``IS``)."""
+    values = tuple(row[n] for n in names)
+    cache = getattr(conn, "dimension_ids", {})
+    found = cache.get((table, values))
+    if found is not None:
+        return found
+    where = " AND ".join(f'"{n}" IS ?' for n in names)
+    hit = conn.execute(f"SELECT {id_name} FROM {table} WHERE {where}", values).fetchone()
+    if hit:
+        found = hit[0]
+    else:
+        columns = ", ".join(f'"{n}"' for n in names)
+        marks = ", ".join("?" for _ in names)
+        found = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values).lastrowid
+    cache[(table, values)] = found
+    return found
+
+
+def _counter_parts(
+    conn: sqlite3.Connection, counters: dict | None
+) -> tuple[int | None, str | None]:
+    """A run's counters as (id of its names, JSON array of its values in that order)."""
+    if counters is None:
+        return None, None
+    names = sorted(counters)
+    names_id = _dimension_id(
+        conn, "counter_names", "names_id", ("names",), {"names": json.dumps(names)}
+    )
+    return names_id, json.dumps([counters[n] for n in names])
+
+
+def _solution_id(conn: sqlite3.Connection, text: str) -> int:
+    """Each distinct solution once: repeats and seeds of a unique board share one row."""
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    hit = conn.execute("SELECT solution_id FROM solutions WHERE sha256 = ?", (digest,)).fetchone()
+    if hit:
+        return hit[0]
+    return conn.execute(
+        "INSERT INTO solutions (sha256, solution) VALUES (?, ?)", (digest, text)
+    ).lastrowid
+
+
+def copy_layout_1(conn: sqlite3.Connection, table: str) -> None:
+    """Move the runs of a layout-1 table into layout 2's tables (``store_layout._migrate``),
+    in the migration's transaction, a chunk at a time."""
+    present = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
+    select = ", ".join(f'"{n}"' if n in present else f'NULL AS "{n}"' for n in FIELD_NAMES)
+    cursor = conn.execute(f"SELECT {select} FROM {table} ORDER BY row_id")
+    while chunk := cursor.fetchmany(10_000):
+        for values in chunk:
+            row = dict(zip(FIELD_NAMES, values, strict=True))
+            _insert(conn, RunRecord.from_row(row))
 
 
 _last_checkpoint = 0.0
@@ -54,11 +162,20 @@ def _checkpoint_now_and_then(conn: sqlite3.Connection) -> None:
 
 def mark_wrong(conn: sqlite3.Connection, record: RunRecord) -> None:
     """Rewrite a stored run's status and error (an infeasible claim refuted later)."""
-    key = record.to_row()
-    where = " AND ".join(f'"{k}" = ?' for k in ("run_id", *KEY_FIELDS))
+    row = record.to_row()
+    where = " AND ".join(f'k."{n}" IS ?' for n in KEY_DIMENSION)
     conn.execute(
-        f"UPDATE runs SET status = ?, error = ? WHERE {where}",
-        [record.status, record.error, *(key[k] for k in ("run_id", *KEY_FIELDS))],
+        "UPDATE run_rows SET status = ?, error = ? WHERE row_id IN (SELECT r.row_id FROM run_rows"
+        f" r JOIN run_keys k ON k.key_id = r.key_id WHERE {where} AND r.seed = ?"
+        " AND r.threads = ? AND r.repeat = ?)",
+        [
+            record.status,
+            record.error,
+            *(row[n] for n in KEY_DIMENSION),
+            row["seed"],
+            row["threads"],
+            row["repeat"],
+        ],
     )
 
 
@@ -96,7 +213,7 @@ def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) ->
             sweep.get("suite_text", ""),
             sweep.get("suite_sha256", ""),
             len(sweep["plan"]),
-            json.dumps(sweep["plan"]),
+            zlib.compress(json.dumps(sweep["plan"]).encode(), 6),  # repeats: ~30x smaller
             json.dumps(sweep.get("arguments", {})),
             json.dumps(sweep.get("instance_hashes", [])),
             sweep["started_at"],
@@ -114,7 +231,8 @@ def sweep(conn: sqlite3.Connection, run_id: str) -> dict[str, Any]:
     if not found:
         raise UnknownRunError(f"unknown run id {run_id!r}: no sweep of that id in the store")
     out = found[0]
-    out["plan"] = json.loads(out["plan"] or "[]")
+    plan = out["plan"] or "[]"  # layout 1 kept the JSON text as it was
+    out["plan"] = json.loads(zlib.decompress(plan) if isinstance(plan, bytes) else plan)
     out["arguments"] = json.loads(out["arguments"] or "{}")
     out["instance_hashes"] = json.loads(out.get("instance_hashes") or "[]")
     return out
@@ -127,15 +245,35 @@ def stored_records(conn: sqlite3.Connection, run_id: str) -> list[RunRecord]:
 
 def run_ids(store_path: str | Path = DEFAULT_STORE) -> list[str]:
     """Every run id in the store, oldest sweep first."""
+    return list(_run_counts(store_path))
+
+
+def _run_counts(store_path: str | Path) -> dict[str, int]:
+    """run id -> stored runs, oldest sweep first (the sweeps' start; a run id without a sweep,
+    from before sweeps were kept, by its first run). Counted on the key index, not the rows."""
     if not Path(store_path).is_file():
-        return []
+        return {}
     with connect(store_path, readonly=True) as conn:
-        rows = conn.execute(
-            "SELECT run_id FROM runs GROUP BY run_id ORDER BY MIN(started_at), MIN(row_id)"
+        counts = conn.execute(
+            "SELECT k.run_id, SUM(c.n), MIN(c.first) FROM (SELECT key_id, COUNT(*) AS n,"
+            " MIN(row_id) AS first FROM run_rows GROUP BY key_id) c JOIN run_keys k"
+            " ON k.key_id = c.key_id GROUP BY k.run_id"
         ).fetchall()
-        swept = conn.execute("SELECT run_id FROM sweeps ORDER BY started_at").fetchall()
-    ordered = [r[0] for r in swept]
-    return ordered + [r[0] for r in rows if r[0] not in set(ordered)]
+        swept = [r[0] for r in conn.execute("SELECT run_id FROM sweeps ORDER BY started_at")]
+        first_rows = {run_id: first for run_id, _, first in counts}
+        unswept = sorted(set(first_rows) - set(swept), key=first_rows.__getitem__)
+        if unswept:  # ordered as layout 1 did: by the first run's start
+            marks = ", ".join("?" for _ in unswept)
+            started = dict(
+                conn.execute(
+                    "SELECT k.run_id, MIN(r.started_at) FROM run_rows r JOIN run_keys k"
+                    f" ON k.key_id = r.key_id WHERE k.run_id IN ({marks}) GROUP BY k.run_id",
+                    unswept,
+                ).fetchall()
+            )
+            unswept.sort(key=lambda r: (started[r] or "", first_rows[r]))
+    stored = {run_id: n for run_id, n, _ in counts}
+    return {run_id: stored.get(run_id, 0) for run_id in [*swept, *unswept]}
 
 
 @dataclass(frozen=True)
@@ -169,10 +307,10 @@ class SweepState:
 
 def sweep_states(store_path: str | Path) -> dict[str, SweepState]:
     """Every run id's SweepState, oldest first (as ``run_ids``)."""
-    if not Path(store_path).is_file():
+    counts = _run_counts(store_path)
+    if not counts:
         return {}
     with connect(store_path, readonly=True) as conn:
-        counts = dict(conn.execute("SELECT run_id, COUNT(*) FROM runs GROUP BY run_id").fetchall())
         sweeps = {  # a sweep stored before sweeps kept their start and end: finished
             r[0]: (r[1] or not r[2], r[3])
             for r in conn.execute(
@@ -180,9 +318,9 @@ def sweep_states(store_path: str | Path) -> dict[str, SweepState]:
             ).fetchall()
         }
     states = {}
-    for run_id in run_ids(store_path):
+    for run_id, stored in counts.items():
         finished, planned = sweeps.get(run_id, (True, None))
-        states[run_id] = SweepState(run_id, bool(finished), planned, counts.get(run_id, 0))
+        states[run_id] = SweepState(run_id, bool(finished), planned, stored)
     return states
 
 
@@ -215,13 +353,16 @@ def load(
     store_path: str | Path = DEFAULT_STORE,
     run_ids: str | Iterable[str] | None = None,
     *,
+    columns: Iterable[str] | None = None,
     flatten_counters: bool = False,
     with_environment: bool = False,
     json_text: bool = False,
 ) -> pd.DataFrame:
     """Stored runs as a DataFrame: one column per RunRecord field, in the record's order.
 
-    ``run_ids``: one id, several, ``"latest"``, or None for every run. ``flatten_counters``
+    ``run_ids``: one id, several, ``"latest"``, or None for every run. ``columns``: only
+    these fields (the others are not read at all: a report of a million runs reads a dozen
+    names and numbers, not their solutions); None for every field. ``flatten_counters``
     adds ``counter_NAME`` columns; ``with_environment`` adds ``env_*`` columns (host
     details, git commit, calibration_s) joined on run_id; ``json_text`` keeps options,
     counters and solution as JSON text (hashable, for grouping and CSV) instead of dicts.
@@ -230,23 +371,10 @@ def load(
         run_ids = [resolve_run_id(store_path, run_ids)]
     elif run_ids is not None:
         run_ids = [resolve_run_id(store_path, r) for r in run_ids]
+    wanted = FIELD_NAMES if columns is None else _fields_of(columns, flatten_counters)
     if not Path(store_path).is_file():
-        return tidy(pd.DataFrame(columns=list(FIELD_NAMES)))
-    with connect(store_path, readonly=True) as conn:
-        # a field added since the store was written reads as NULL (a quoted name SQLite does
-        # not know is a string literal: the column would hold its own name)
-        present = {r[1] for r in conn.execute("PRAGMA table_info(runs)")}
-        select = ", ".join(f'"{n}"' if n in present else f'NULL AS "{n}"' for n in FIELD_NAMES)
-        if run_ids is None:
-            cursor = conn.execute(f"SELECT {select} FROM runs ORDER BY row_id")
-        else:
-            marks = ", ".join("?" for _ in run_ids)
-            cursor = conn.execute(
-                f"SELECT {select} FROM runs WHERE run_id IN ({marks}) ORDER BY row_id",
-                list(run_ids),
-            )
-        rows = cursor.fetchall()
-    frame = tidy(pd.DataFrame(rows, columns=list(FIELD_NAMES)))
+        return tidy(pd.DataFrame(columns=list(wanted)), wanted)
+    frame = tidy(read_columns(store_path, wanted, run_ids), wanted)
     if json_text:
         frame = as_json_text(frame)
     if flatten_counters:
@@ -256,35 +384,192 @@ def load(
         flat = {r: _flat_environment(e) for r, e in envs.items()}
         keys = sorted({k for e in flat.values() for k in e})
         for key in keys:
-            frame[f"env_{key}"] = [flat.get(r, {}).get(key) for r in frame["run_id"]]
+            frame[f"env_{key}"] = frame["run_id"].map(lambda r, k=key: flat.get(r, {}).get(k))
     return frame
 
 
-def tidy(frame: pd.DataFrame) -> pd.DataFrame:
-    """The one shape of runs, from a store or an exported file alike: every RunRecord field in
-    the record's order (later columns kept after them), ``started_at`` as UTC datetimes,
-    ``cells`` as a number (filled in from ``size`` for runs stored before it was a field),
-    ``verified`` as bool, and options, counters and solution as dicts (a run's ``options``:
-    every option of its encoding with the value used, defaults filled in)."""
+def _fields_of(columns: Iterable[str], flatten_counters: bool) -> tuple[str, ...]:
+    asked = set(columns) | {"run_id"} | ({"counters"} if flatten_counters else set())
+    unknown = asked - set(FIELD_NAMES)
+    if unknown:
+        raise ValueError(f"not a run field: {', '.join(sorted(unknown))}")
+    return tuple(n for n in FIELD_NAMES if n in asked)
+
+
+def read_columns(
+    store_path: str | Path, fields_: Iterable[str], run_ids: list[str] | None
+) -> pd.DataFrame:
+    """These fields of the stored runs, raw (JSON fields as text), in the order stored.
+
+    The hot columns are read straight into Arrow by the ADBC SQLite driver (C, no Python
+    object per value: a million runs' dozen columns in about a second); a store of an older
+    layout, migrated in memory by ``connect``, is read through Python's sqlite3 instead.
+    """
+    fields_ = tuple(fields_)
+    sql, params = _select_sql(fields_, run_ids)
+    with connect(store_path, readonly=True) as conn:
+        names = {
+            i: json.loads(n) for i, n in conn.execute("SELECT names_id, names FROM counter_names")
+        }
+        in_file = conn.execute("PRAGMA database_list").fetchone()[2] != ""
+        frame = _read_arrow(store_path, sql, params) if in_file else None
+        if frame is None:
+            cursor = conn.execute(sql, params)
+            frame = pd.DataFrame(cursor.fetchall(), columns=[d[0] for d in cursor.description])
+    if "counters" in fields_:
+        frame["counters"] = _counters(frame.pop("names_id"), frame.pop("counter_values"), names)
+    return frame[list(fields_)]
+
+
+def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[str, list]:
+    source = {
+        **{n: f'k."{n}"' for n in KEY_DIMENSION},
+        **{n: f'd."{n}"' for n in DETAIL_DIMENSION},
+        **{n: f'r."{n}"' for n in ROW_FIELDS},
+        "solution": "s.solution",
+    }
+    select = [f'{source[n]} AS "{n}"' for n in fields_ if n != "counters"]
+    if "counters" in fields_:
+        select += ["r.names_id AS names_id", "r.counter_values AS counter_values"]
+    sql = f"SELECT {', '.join(select)} FROM run_rows r JOIN run_keys k ON k.key_id = r.key_id"
+    if set(fields_) & set(DETAIL_DIMENSION):
+        sql += " JOIN run_details d ON d.detail_id = r.detail_id"
+    if "solution" in fields_:
+        sql += " LEFT JOIN solutions s ON s.solution_id = r.solution_id"
+    params: list = []
+    if run_ids is not None:
+        sql += f" WHERE k.run_id IN ({', '.join('?' for _ in run_ids)})"
+        params = list(run_ids)
+    return sql + " ORDER BY r.row_id", params
+
+
+#: rows per query of the fast path: the driver infers a column's type from a query's first
+#: batch, so each query is one batch (a chunk of a column that starts with NULLs, such as
+#: ``late_answer_s``, can then not be taken for int and meet a float later)
+ARROW_CHUNK_ROWS = 131_072
+
+
+def _read_arrow(store_path: str | Path, sql: str, params: list) -> pd.DataFrame | None:
+    """The query through ADBC into Arrow, a chunk of row ids at a time, then pandas; None
+    where the driver cannot open the file (read-only media): the caller uses sqlite3."""
+    try:
+        import adbc_driver_sqlite.dbapi as adbc
+    except ImportError:  # pragma: no cover (a declared dependency)
+        return None
+    # off the main thread: there the driver would swap the SIGINT handler and start a thread
+    # of its own for good, and a sweep forks its runs from this process
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_read_arrow_here, adbc, store_path, sql, params).result()
+
+
+def _read_arrow_here(adbc: Any, store_path: str | Path, sql: str, params: list) -> Any:
+    uri = Path(store_path).resolve().as_uri() + "?mode=ro"
+    chunked = sql.replace(" ORDER BY r.row_id", "")
+    chunked += (" AND" if " WHERE " in chunked else " WHERE") + " r.row_id BETWEEN ? AND ?"
+    chunked += " ORDER BY r.row_id"
+    tables = []
+    try:
+        with adbc.connect(uri) as conn, conn.cursor() as cursor:
+            cursor.adbc_statement.set_options(
+                **{"adbc.sqlite.query.batch_rows": str(ARROW_CHUNK_ROWS)}
+            )
+            cursor.execute("SELECT MIN(row_id), MAX(row_id) FROM run_rows")
+            low, high = cursor.fetchone()
+            for start in range(low or 0, (high or -1) + 1, ARROW_CHUNK_ROWS):
+                cursor.execute(chunked, [*params, start, start + ARROW_CHUNK_ROWS - 1])
+                table = cursor.fetch_arrow_table()
+                if table.num_rows:
+                    tables.append(table)
+            if not tables:
+                cursor.execute(sql.replace(" ORDER BY", " LIMIT 0 --"), params)
+                tables.append(cursor.fetch_arrow_table())
+    except Exception:  # any failure of the fast path: read through sqlite3
+        return None
+    return _concat(tables).to_pandas()
+
+
+def _concat(tables: list) -> Any:
+    """One Arrow table of chunks whose types were inferred one by one: a column NULL in one
+    chunk (int64 there) takes the type the others gave it."""
+    import pyarrow as pa
+
+    if len(tables) == 1:
+        return tables[0]
+    types = {}
+    for name in tables[0].column_names:
+        seen = [t.schema.field(name).type for t in tables if t.column(name).null_count < t.num_rows]
+        kinds = set(seen)
+        if pa.float64() in kinds:
+            types[name] = pa.float64()
+        elif kinds:
+            types[name] = seen[0]
+        else:
+            types[name] = tables[0].schema.field(name).type
+    schema = pa.schema([(n, types[n]) for n in tables[0].column_names])
+    return pa.concat_tables([t.cast(schema) for t in tables])
+
+
+def _counters(ids: pd.Series, values: pd.Series, names: dict[int, list[str]]) -> list:
+    """Counters as dicts, from their names (``counter_names``) and values."""
+    out: list = []
+    for names_id, text in zip(ids, values, strict=True):
+        if text is None or (isinstance(text, float) and pd.isna(text)):
+            out.append(None)
+        else:
+            out.append(dict(zip(names[int(names_id)], json.loads(text), strict=True)))
+    return out
+
+
+def tidy(frame: pd.DataFrame, fields_: Iterable[str] = FIELD_NAMES) -> pd.DataFrame:
+    """The one shape of runs, from a store or an exported file alike: every RunRecord field
+    (or those of ``fields_``) in the record's order (later columns kept after them),
+    ``started_at`` as UTC datetimes, ``cells`` as a number (filled in from ``size`` for runs
+    stored before it was a field), ``verified`` as bool, and options, counters and solution
+    as dicts (a run's ``options``: every option of its encoding with the value used,
+    defaults filled in). A text that repeats (options, a solution) is decoded once."""
+    fields_ = tuple(fields_)
     frame = frame.copy()
-    for name in FIELD_NAMES:
+    for name in fields_:
         if name not in frame:
             frame[name] = None
     for name in JSON_FIELDS:
-        frame[name] = [_decoded(v) for v in frame[name]]
-    frame["verified"] = frame["verified"].fillna(False).astype(bool)
-    frame["started_at"] = pd.to_datetime(
-        frame["started_at"].replace("", None), utc=True, format="ISO8601", errors="coerce"
-    )
-    frame["cells"] = pd.array(
-        [
-            cells_of(s) if pd.isna(c) else int(c)
-            for c, s in zip(frame["cells"], frame["size"], strict=True)
-        ],
-        dtype="Int64",
-    )
+        if name in fields_:
+            frame[name] = _decoded_column(frame[name])
+    if "verified" in fields_:
+        frame["verified"] = frame["verified"].fillna(False).astype(bool)
+    if "started_at" in fields_:
+        frame["started_at"] = pd.to_datetime(
+            frame["started_at"].replace("", None), utc=True, format="ISO8601", errors="coerce"
+        )
+    if "cells" in fields_:
+        frame["cells"] = _cells(frame)
     extra = [c for c in frame.columns if c not in FIELD_NAMES]
-    return frame[[*FIELD_NAMES, *extra]]
+    return frame[[*(n for n in FIELD_NAMES if n in fields_), *extra]]
+
+
+def _decoded_column(values: pd.Series) -> list:
+    """Each distinct JSON text decoded once; rows share the decoded object."""
+    try:
+        codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    except TypeError:  # dicts already (read from a JSON export): unhashable
+        return [_decoded(v) for v in values]
+    decoded = [_decoded(u) for u in uniques]
+    return [decoded[c] if c >= 0 else None for c in codes]
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and pd.isna(value))
+
+
+def _cells(frame: pd.DataFrame) -> pd.arrays.IntegerArray:
+    """``cells`` as Int64, filled in from ``size`` where missing (each size parsed once)."""
+    cells = pd.to_numeric(frame["cells"], errors="coerce").astype("Int64")
+    missing = cells.isna()
+    if missing.any() and "size" in frame:
+        sizes = frame.loc[missing, "size"]
+        parsed = {s: cells_of(s) for s in sizes.dropna().unique()}
+        cells[missing] = sizes.map(parsed).astype("Int64")
+    return cells.array
 
 
 def as_json_text(frame: pd.DataFrame) -> pd.DataFrame:

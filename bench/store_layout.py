@@ -6,10 +6,24 @@ mode with a busy timeout lets several writers (two sweeps, a report reading whil
 sweep writes) share one file. A field added to ``RunRecord`` is added to an existing
 store on open.
 
-Tables: ``runs`` (RunRecord columns), ``environments`` (one JSON document per run id),
-``sweeps`` (suite name, file text and hash, the expanded plan, planned count, started and
-finished times); ``bench.skips`` keeps its own ``skipped``. What goes in and comes out of
-them is ``bench.store``'s.
+Layout 2 keeps a run small, so a million-run study stays a few hundred MB and a scan of
+its numbers takes seconds (issue 57). A run's texts that repeat from run to run are kept
+once, in dimension tables, and referenced by number:
+
+- ``run_keys``: what identifies a planned run within a sweep but its seed, threads and
+  repeat (run id, case, puzzle, instance, encoding, options);
+- ``run_details``: the texts that come with it (suite, instance hash, size, cells,
+  solver and its version, encoding hash, host);
+- ``counter_names``: a solver's counter names, once per set of names; a run keeps only
+  the values (a JSON array, ints and floats as the solver gave them);
+- ``solutions``: each distinct solution once (repeats of a unique board give one);
+- ``run_rows``: one row per run: those references and every number of the run.
+
+The view ``runs`` puts them together: one column per RunRecord field, as layout 1's table
+was, for SQL of one's own (``sqlite3 results/bench.sqlite "SELECT ... FROM runs"``). What
+goes in and comes out is ``bench.store``'s. Other tables: ``environments`` (one JSON
+document per run id), ``sweeps`` (suite name, file text and hash, the plan compressed,
+planned count, started and finished times); ``bench.skips`` keeps its own ``skipped``.
 """
 
 from __future__ import annotations
@@ -23,14 +37,15 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
-from bench.record import KEY_FIELDS, RunRecord
+from bench.record import RunRecord
 from models.errors import StoreError, UsageError
 
 DEFAULT_STORE = Path("results/bench.sqlite")
 BUSY_TIMEOUT_MS = 60_000
 CHECKPOINT_WAIT_MS = 2_000
-#: ``PRAGMA user_version`` of the layout this code writes; 0 is the unversioned first layout
-SCHEMA_VERSION = 1
+#: ``PRAGMA user_version`` of the layout this code writes; 0 is the unversioned first layout,
+#: 1 the one table ``runs`` of every field, 2 the layout of this module's docstring
+SCHEMA_VERSION = 2
 #: ``PRAGMA application_id``: marks a file as a puzzle-bench store ("PBst")
 APPLICATION_ID = 0x50427374
 
@@ -47,9 +62,42 @@ def _sql_type(annotation: Any) -> str:
 
 
 _COLUMNS = {f.name: _sql_type(f.type) for f in fields(RunRecord)}
+#: the run's key but seed, threads and repeat: one ``run_keys`` row per planned run's case
+KEY_DIMENSION: tuple[str, ...] = ("run_id", "case", "puzzle", "instance", "encoding", "options")
+#: texts that come with a run and repeat across runs: one ``run_details`` row per combination
+DETAIL_DIMENSION: tuple[str, ...] = (
+    "suite",
+    "instance_hash",
+    "size",
+    "cells",
+    "solver",
+    "solver_version",
+    "encoding_hash",
+    "host",
+)
+#: fields kept apart from ``run_rows`` (counters as names and values, solutions once each)
+APART: tuple[str, ...] = ("counters", "solution")
+#: every other field is a column of ``run_rows`` (a field added to RunRecord lands here)
+ROW_FIELDS: tuple[str, ...] = tuple(
+    n for n in _COLUMNS if n not in (*KEY_DIMENSION, *DETAIL_DIMENSION, *APART)
+)
+_REFERENCES = {
+    "key_id": "INTEGER",
+    "detail_id": "INTEGER",
+    "names_id": "INTEGER",
+    "counter_values": "TEXT",
+    "solution_id": "INTEGER",
+}
 #: every table's columns (besides its key); a migration adds what an older store lacks
 TABLES: dict[str, tuple[str, dict[str, str]]] = {
-    "runs": ("row_id INTEGER PRIMARY KEY", _COLUMNS),
+    "run_keys": ("key_id INTEGER PRIMARY KEY", {n: _COLUMNS[n] for n in KEY_DIMENSION}),
+    "run_details": ("detail_id INTEGER PRIMARY KEY", {n: _COLUMNS[n] for n in DETAIL_DIMENSION}),
+    "counter_names": ("names_id INTEGER PRIMARY KEY", {"names": "TEXT"}),
+    "solutions": ("solution_id INTEGER PRIMARY KEY", {"sha256": "TEXT", "solution": "TEXT"}),
+    "run_rows": (
+        "row_id INTEGER PRIMARY KEY",
+        {**{n: _COLUMNS[n] for n in ROW_FIELDS}, **_REFERENCES},
+    ),
     "environments": ("run_id TEXT PRIMARY KEY", {"environment": "TEXT"}),
     "sweeps": (
         "run_id TEXT PRIMARY KEY",
@@ -59,7 +107,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
             "suite_text": "TEXT",
             "suite_sha256": "TEXT",
             "planned": "INTEGER",
-            "plan": "TEXT",
+            "plan": "TEXT",  # zlib-compressed columns (bench.plan.pack); layout 1: JSON text
             "arguments": "TEXT",
             "instance_hashes": "TEXT",  # [[puzzle, file spec, content hash], ...] when planned
             "started_at": "TEXT",
@@ -67,6 +115,45 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
 }
+_INDEXES = (
+    # the resume key: a sweep holds each planned run once
+    "CREATE UNIQUE INDEX IF NOT EXISTS run_rows_key ON run_rows (key_id, seed, threads, repeat)",
+    "CREATE INDEX IF NOT EXISTS run_keys_run ON run_keys (run_id)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS counter_names_names ON counter_names (names)",
+    "CREATE UNIQUE INDEX IF NOT EXISTS solutions_sha256 ON solutions (sha256)",
+)
+
+
+def _view_sql() -> str:
+    """``runs``: every RunRecord field by name, as layout 1's table (for SQL of one's own)."""
+    counters = (
+        "CASE WHEN r.counter_values IS NULL THEN NULL ELSE (SELECT json_group_object(n.value,"
+        " v.value) FROM json_each(c.names) n JOIN json_each(r.counter_values) v"
+        " ON v.key = n.key) END"
+    )
+    source = {
+        **{n: f'k."{n}"' for n in KEY_DIMENSION},
+        **{n: f'd."{n}"' for n in DETAIL_DIMENSION},
+        **{n: f'r."{n}"' for n in ROW_FIELDS},
+        "counters": counters,
+        "solution": "s.solution",
+    }
+    columns = ", ".join(f'{source[n]} AS "{n}"' for n in _COLUMNS)
+    return (
+        f"CREATE VIEW runs AS SELECT r.row_id AS row_id, {columns} FROM run_rows r"
+        " JOIN run_keys k ON k.key_id = r.key_id JOIN run_details d ON d.detail_id = r.detail_id"
+        " LEFT JOIN counter_names c ON c.names_id = r.names_id"
+        " LEFT JOIN solutions s ON s.solution_id = r.solution_id"
+    )
+
+
+class StoreConnection(sqlite3.Connection):
+    """A connection that remembers the dimension rows it has seen (text -> id), so storing
+    a run looks each text up once per sweep rather than once per run."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dimension_ids: dict[tuple, int] = {}
 
 
 @contextmanager
@@ -138,7 +225,9 @@ def backup(source: str | Path, dest: Path) -> int:
 def _open_for_writing(path: Path) -> sqlite3.Connection:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, factory=StoreConnection
+        )
     except (OSError, sqlite3.Error) as err:
         raise _store_error(path, err) from None
     try:
@@ -177,7 +266,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection:
             raise
         if version == SCHEMA_VERSION and not _lacks_columns(conn):
             return conn
-        memory = sqlite3.connect(":memory:", isolation_level=None)
+        memory = sqlite3.connect(":memory:", isolation_level=None, factory=StoreConnection)
         try:  # an older layout: migrate a copy in memory, never the file
             conn.backup(memory)
             _migrate(memory, version)
@@ -197,7 +286,8 @@ def _check(conn: sqlite3.Connection, path: Path) -> int:
         raise
     except sqlite3.DatabaseError as err:  # "file is not a database", malformed pages
         raise StoreError(f"{path}: not a readable results store ({err})") from None
-    if app not in (0, APPLICATION_ID) or (tables and "runs" not in tables):
+    ours = "run_rows" in tables if version >= 2 else "runs" in tables
+    if app not in (0, APPLICATION_ID) or (tables and not ours):
         raise StoreError(
             f"{path}: not a puzzle-bench results store (tables: {', '.join(sorted(tables))})"
         )
@@ -206,12 +296,16 @@ def _check(conn: sqlite3.Connection, path: Path) -> int:
             f"{path}: results store of a newer layout (version {version}; this puzzle-bench"
             f" reads up to {SCHEMA_VERSION}): upgrade puzzle-bench"
         )
-    for table, (key, _) in TABLES.items():
+    expected = dict(TABLES) if version >= 2 else {"runs": ("row_id", {}), **_SHARED}
+    for table, (key, _) in expected.items():
         if table in tables:
             present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
             if key.split()[0] not in present:
                 raise StoreError(f"{path}: table {table} has no {key.split()[0]}: not our layout")
     return version
+
+
+_SHARED = {name: TABLES[name] for name in ("environments", "sweeps")}
 
 
 def _lacks_columns(conn: sqlite3.Connection) -> bool:
@@ -227,10 +321,21 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
     """Bring every table to the current layout in one transaction, then stamp the version.
 
     Version 0 (the unversioned first layout) may lack any table or column (an old
-    ``sweeps`` without ``started_at``); every later step adds what RunRecord gained.
+    ``sweeps`` without ``started_at``); layout 1's one ``runs`` table is moved into layout
+    2's tables run by run (``bench.store.copy_layout_1``); every later step adds what
+    RunRecord gained, and the view ``runs`` is made again from the fields.
     """
     conn.execute("BEGIN IMMEDIATE")
     try:
+        old_runs = (
+            version < 2
+            and conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+            ).fetchone()
+        )
+        if old_runs:
+            conn.execute("DROP INDEX IF EXISTS runs_key")
+            conn.execute("ALTER TABLE runs RENAME TO runs_layout_1")
         for table, (key, columns) in TABLES.items():
             body = ", ".join([key, *(f'"{n}" {t}' for n, t in columns.items())])
             conn.execute(f"CREATE TABLE IF NOT EXISTS {table} ({body})")
@@ -238,15 +343,30 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
             for name, kind in columns.items():
                 if name not in present:
                     conn.execute(f'ALTER TABLE {table} ADD COLUMN "{name}" {kind}')
-        key = ", ".join(f'"{k}"' for k in ("run_id", *KEY_FIELDS))
-        conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS runs_key ON runs ({key})")
+        for index in _INDEXES:
+            conn.execute(index)
+        view = _view_sql()
+        stored = conn.execute("SELECT sql FROM sqlite_master WHERE type='view' AND name='runs'")
+        if (stored.fetchone() or [None])[0] != view:
+            conn.execute("DROP VIEW IF EXISTS runs")
+            conn.execute(view)
+            conn.execute(  # `DELETE FROM runs WHERE ...` takes runs out, as in layout 1
+                "CREATE TRIGGER runs_delete INSTEAD OF DELETE ON runs"
+                " BEGIN DELETE FROM run_rows WHERE row_id = OLD.row_id; END"
+            )
+        if old_runs:
+            from bench.store import copy_layout_1  # the rows' own format is the store's
+
+            copy_layout_1(conn, "runs_layout_1")
+            conn.execute("DROP TABLE runs_layout_1")
         if version != SCHEMA_VERSION:
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
             conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
+            conn.execute("ROLLBACK")
         raise
 
 

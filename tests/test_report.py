@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -206,7 +207,6 @@ def test_history_and_the_report_line_sweeps_up_by_commit(
 ) -> None:
     """The same runs stored again as a second sweep at another commit: two points per case."""
     import shutil
-    import sqlite3
 
     path = tmp_path / "two-commits.sqlite"
     shutil.copy(filled_store, path)
@@ -216,12 +216,9 @@ def test_history_and_the_report_line_sweeps_up_by_commit(
             store.save_environment(
                 conn, run_id, {"host": "h", "git_commit": commit, "git_dirty": False}
             )
-    columns = ", ".join(f'"{c}"' for c in RunRecord.__dataclass_fields__ if c != "run_id")
-    with sqlite3.connect(path) as raw:
-        raw.execute(
-            f"INSERT INTO runs (run_id, {columns}) SELECT 'next', {columns} FROM runs"
-            " WHERE run_id = 'base'"
-        )
+    with store.connect(path) as conn:
+        copies = [replace(r, run_id="next") for r in store.stored_records(conn, "base")]
+        store.insert_runs(conn, copies)
     shown = main_cli("history", "--store", str(path), "--format", "csv", "--case", "*5x6*")
     assert shown.returncode == 0, shown.stderr
     lines = shown.stdout.splitlines()

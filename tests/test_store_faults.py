@@ -146,7 +146,7 @@ def test_full_disk_stops_the_sweep_cleanly_and_resume_finishes(tmp_path: Path) -
     )
     with tmpfs(tmp_path / "small", 1024) as folder:
         path, filler = folder / "bench.sqlite", folder / "filler"
-        filler.write_bytes(b"x" * 880 * 1024)  # leaves about 140 KB: a few runs fit
+        filler.write_bytes(b"x" * 800 * 1024)  # leaves about 220 KB: a few runs fit
         full = run_cli("run", "--suite", str(suite), "--store", str(path), env=stub_env())
         _assert_harness_fault(full.returncode, full.stderr, "disk full")
         kept = store.load(path)
