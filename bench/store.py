@@ -399,7 +399,8 @@ def _fields_of(columns: Iterable[str], flatten_counters: bool) -> tuple[str, ...
 def read_columns(
     store_path: str | Path, fields_: Iterable[str], run_ids: list[str] | None
 ) -> pd.DataFrame:
-    """These fields of the stored runs, raw (JSON fields as text), in the order stored.
+    """These fields of the stored runs, raw (options and solution as JSON text, counters as
+    dicts), in the order stored.
 
     The hot columns are read straight into Arrow by the ADBC SQLite driver (C, no Python
     object per value: a million runs' dozen columns in about a second); a store of an older
@@ -416,6 +417,8 @@ def read_columns(
         if frame is None:
             cursor = conn.execute(sql, params)
             frame = pd.DataFrame(cursor.fetchall(), columns=[d[0] for d in cursor.description])
+        if "solution" in fields_:
+            frame["solution"] = _solutions(conn, frame["solution"])
     if "counters" in fields_:
         frame["counters"] = _counters(frame.pop("names_id"), frame.pop("counter_values"), names)
     return frame[list(fields_)]
@@ -426,7 +429,7 @@ def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[st
         **{n: f'k."{n}"' for n in KEY_DIMENSION},
         **{n: f'd."{n}"' for n in DETAIL_DIMENSION},
         **{n: f'r."{n}"' for n in ROW_FIELDS},
-        "solution": "s.solution",
+        "solution": "r.solution_id",  # the texts are read once each (``_solutions``)
     }
     select = [f'{source[n]} AS "{n}"' for n in fields_ if n != "counters"]
     if "counters" in fields_:
@@ -434,8 +437,6 @@ def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[st
     sql = f"SELECT {', '.join(select)} FROM run_rows r JOIN run_keys k ON k.key_id = r.key_id"
     if set(fields_) & set(DETAIL_DIMENSION):
         sql += " JOIN run_details d ON d.detail_id = r.detail_id"
-    if "solution" in fields_:
-        sql += " LEFT JOIN solutions s ON s.solution_id = r.solution_id"
     params: list = []
     if run_ids is not None:
         sql += f" WHERE k.run_id IN ({', '.join('?' for _ in run_ids)})"
@@ -507,6 +508,24 @@ def _concat(tables: list) -> Any:
             types[name] = tables[0].schema.field(name).type
     schema = pa.schema([(n, types[n]) for n in tables[0].column_names])
     return pa.concat_tables([t.cast(schema) for t in tables])
+
+
+def _solutions(conn: sqlite3.Connection, ids: pd.Series) -> list:
+    """The solution text each run refers to, read once per distinct solution (runs share
+    the text object, so ``tidy`` decodes each once)."""
+    codes, uniques = pd.factorize(ids, use_na_sentinel=True)
+    texts: dict[int, str] = {}
+    wanted = [int(u) for u in uniques]
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        texts.update(
+            conn.execute(
+                f"SELECT solution_id, solution FROM solutions WHERE solution_id IN ({marks})", chunk
+            ).fetchall()
+        )
+    shared = [texts.get(u) for u in wanted]
+    return [shared[c] if c >= 0 else None for c in codes]
 
 
 def _counters(ids: pd.Series, values: pd.Series, names: dict[int, list[str]]) -> list:

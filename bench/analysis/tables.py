@@ -14,7 +14,13 @@ import numpy as np
 import pandas as pd
 
 from bench.analysis.labels import shown_options
-from bench.analysis.stats import ANSWERED, instance_status, options_dict, par2_score, run_time
+from bench.analysis.stats import (
+    ANSWERED,
+    instance_statuses,
+    options_dict,
+    par2_score,
+    run_time,
+)
 from models.registry import cells_of
 
 
@@ -90,7 +96,7 @@ def per_instance(runs: pd.DataFrame) -> pd.DataFrame:
     status = grouped["status"].first()
     repeated = runs[grouped["status"].transform("size") > 1]
     if not repeated.empty:
-        status.update(repeated.groupby(keys, sort=True)["status"].agg(instance_status))
+        status.update(instance_statuses(repeated, keys))
     out.insert(0, "status", status)
     out = out.reset_index()
     out.loc[~out["status"].isin(ANSWERED), "time_s"] = np.nan
