@@ -7,7 +7,6 @@ migration, opening it for writing or read-only) is ``bench.store_layout``'s.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import time
@@ -21,15 +20,8 @@ from typing import Any
 import pandas as pd
 
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
-from bench.store_layout import (
-    DEFAULT_STORE,
-    DETAIL_DIMENSION,
-    KEY_DIMENSION,
-    ROW_FIELDS,
-    checkpoint,
-    connect,
-    rows,
-)
+from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
+from bench.store_rows import DETAIL_DIMENSION, KEY_DIMENSION, ROW_FIELDS, insert_record
 from models.errors import UnknownRunError
 from models.registry import cells_of
 
@@ -41,7 +33,7 @@ def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:
     """Commit one finished run; False if the sweep already holds a run with the same key."""
     conn.execute("BEGIN IMMEDIATE")  # one transaction per run: a kill loses only runs in flight
     try:
-        added = _insert(conn, record)
+        added = insert_record(conn, record)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
@@ -56,94 +48,13 @@ def insert_runs(conn: sqlite3.Connection, records: Iterable[RunRecord]) -> int:
     returns how many were new."""
     conn.execute("BEGIN IMMEDIATE")
     try:
-        added = sum(_insert(conn, record) for record in records)
+        added = sum(insert_record(conn, record) for record in records)
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
             conn.execute("ROLLBACK")
         raise
     return added
-
-
-def _insert(conn: sqlite3.Connection, record: RunRecord) -> bool:
-    """One run into layout 2's tables, inside the caller's transaction."""
-    row = record.to_row()
-    key_id = _dimension_id(conn, "run_keys", "key_id", KEY_DIMENSION, row)
-    detail_id = _dimension_id(conn, "run_details", "detail_id", DETAIL_DIMENSION, row)
-    names_id, values = _counter_parts(conn, record.counters)
-    names = ", ".join(f'"{n}"' for n in ROW_FIELDS)
-    marks = ", ".join("?" for _ in ROW_FIELDS)
-    cursor = conn.execute(
-        f"INSERT OR IGNORE INTO run_rows ({names}, key_id, detail_id, names_id, counter_values)"
-        f" VALUES ({marks}, ?, ?, ?, ?)",
-        [*(row[n] for n in ROW_FIELDS), key_id, detail_id, names_id, values],
-    )
-    if cursor.rowcount != 1:
-        return False
-    if row["solution"] is not None:
-        solution_id = _solution_id(conn, row["solution"])
-        conn.execute(
-            "UPDATE run_rows SET solution_id = ? WHERE row_id = ?", (solution_id, cursor.lastrowid)
-        )
-    return True
-
-
-def _dimension_id(
-    conn: sqlite3.Connection, table: str, id_name: str, names: tuple[str, ...], row: dict
-) -> int:
-    """The id of these texts in a dimension table, added when new (NULLs match NULLs, which a
-    UNIQUE index would not do, so the lookup is by ``IS``)."""
-    values = tuple(row[n] for n in names)
-    cache = getattr(conn, "dimension_ids", {})
-    found = cache.get((table, values))
-    if found is not None:
-        return found
-    where = " AND ".join(f'"{n}" IS ?' for n in names)
-    hit = conn.execute(f"SELECT {id_name} FROM {table} WHERE {where}", values).fetchone()
-    if hit:
-        found = hit[0]
-    else:
-        columns = ", ".join(f'"{n}"' for n in names)
-        marks = ", ".join("?" for _ in names)
-        found = conn.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values).lastrowid
-    cache[(table, values)] = found
-    return found
-
-
-def _counter_parts(
-    conn: sqlite3.Connection, counters: dict | None
-) -> tuple[int | None, str | None]:
-    """A run's counters as (id of its names, JSON array of its values in that order)."""
-    if counters is None:
-        return None, None
-    names = sorted(counters)
-    names_id = _dimension_id(
-        conn, "counter_names", "names_id", ("names",), {"names": json.dumps(names)}
-    )
-    return names_id, json.dumps([counters[n] for n in names])
-
-
-def _solution_id(conn: sqlite3.Connection, text: str) -> int:
-    """Each distinct solution once: repeats and seeds of a unique board share one row."""
-    digest = hashlib.sha256(text.encode()).hexdigest()
-    hit = conn.execute("SELECT solution_id FROM solutions WHERE sha256 = ?", (digest,)).fetchone()
-    if hit:
-        return hit[0]
-    return conn.execute(
-        "INSERT INTO solutions (sha256, solution) VALUES (?, ?)", (digest, text)
-    ).lastrowid
-
-
-def copy_layout_1(conn: sqlite3.Connection, table: str) -> None:
-    """Move the runs of a layout-1 table into layout 2's tables (``store_layout._migrate``),
-    in the migration's transaction, a chunk at a time."""
-    present = {r[1] for r in conn.execute(f"PRAGMA table_info({table})")}
-    select = ", ".join(f'"{n}"' if n in present else f'NULL AS "{n}"' for n in FIELD_NAMES)
-    cursor = conn.execute(f"SELECT {select} FROM {table} ORDER BY row_id")
-    while chunk := cursor.fetchmany(10_000):
-        for values in chunk:
-            row = dict(zip(FIELD_NAMES, values, strict=True))
-            _insert(conn, RunRecord.from_row(row))
 
 
 _last_checkpoint = 0.0

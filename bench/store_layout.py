@@ -38,6 +38,12 @@ from pathlib import Path
 from typing import Any
 
 from bench.record import RunRecord
+from bench.store_rows import (
+    DETAIL_DIMENSION,
+    KEY_DIMENSION,
+    ROW_FIELDS,
+    copy_layout_1,
+)
 from models.errors import StoreError, UsageError
 
 DEFAULT_STORE = Path("results/bench.sqlite")
@@ -62,25 +68,6 @@ def _sql_type(annotation: Any) -> str:
 
 
 _COLUMNS = {f.name: _sql_type(f.type) for f in fields(RunRecord)}
-#: the run's key but seed, threads and repeat: one ``run_keys`` row per planned run's case
-KEY_DIMENSION: tuple[str, ...] = ("run_id", "case", "puzzle", "instance", "encoding", "options")
-#: texts that come with a run and repeat across runs: one ``run_details`` row per combination
-DETAIL_DIMENSION: tuple[str, ...] = (
-    "suite",
-    "instance_hash",
-    "size",
-    "cells",
-    "solver",
-    "solver_version",
-    "encoding_hash",
-    "host",
-)
-#: fields kept apart from ``run_rows`` (counters as names and values, solutions once each)
-APART: tuple[str, ...] = ("counters", "solution")
-#: every other field is a column of ``run_rows`` (a field added to RunRecord lands here)
-ROW_FIELDS: tuple[str, ...] = tuple(
-    n for n in _COLUMNS if n not in (*KEY_DIMENSION, *DETAIL_DIMENSION, *APART)
-)
 _REFERENCES = {
     "key_id": "INTEGER",
     "detail_id": "INTEGER",
@@ -355,8 +342,6 @@ def _migrate(conn: sqlite3.Connection, version: int) -> None:
                 " BEGIN DELETE FROM run_rows WHERE row_id = OLD.row_id; END"
             )
         if old_runs:
-            from bench.store import copy_layout_1  # the rows' own format is the store's
-
             copy_layout_1(conn, "runs_layout_1")
             conn.execute("DROP TABLE runs_layout_1")
         if version != SCHEMA_VERSION:

@@ -125,15 +125,21 @@ def paired(instances: pd.DataFrame, puzzle: str | None = None, pairs: str = "all
         else:
             chosen = list(combinations(order, 2))
         times, flags = censored_times(data)
+        # plain arrays, a column per configuration: no pandas indexing per pair
+        column = {config: i for i, config in enumerate(times.columns)}
+        time_of = times.to_numpy(dtype=float)
+        flag_of = flags.reindex(index=times.index, columns=times.columns).to_numpy(dtype=object)
         for a, b in chosen:
-            both = times[[a, b]].dropna().index
-            if len(both) == 0:
+            ta, tb = time_of[:, column[a]], time_of[:, column[b]]
+            both = ~np.isnan(ta) & ~np.isnan(tb)
+            if not both.any():
                 continue
+            fa, fb = flag_of[both, column[a]], flag_of[both, column[b]]
             result = compare_pair(
-                times.loc[both, a].to_numpy(),
-                times.loc[both, b].to_numpy(),
-                flags.loc[both, a].fillna(False).to_numpy(dtype=bool),
-                flags.loc[both, b].fillna(False).to_numpy(dtype=bool),
+                ta[both],
+                tb[both],
+                np.array([f is True or f == 1 for f in fa], dtype=bool),
+                np.array([f is True or f == 1 for f in fb], dtype=bool),
             )
             rows.append({"puzzle": name, "a": a, "b": b, **result})
     return pd.DataFrame(rows, columns=list(PAIR_COLUMNS))

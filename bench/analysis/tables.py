@@ -47,21 +47,42 @@ def with_config(runs: pd.DataFrame, off_defaults: bool = True) -> pd.DataFrame:
     wants, so a changed default is compared (and judged) rather than seen as a new name.
     """
     out = runs.copy()
-    options = [options_dict(o) for o in out["options"]]
+    if out.empty:
+        out["config"] = pd.Series(dtype=object)
+        out["time_s"] = run_time(out)
+        return out
+    # one label per distinct (puzzle, encoding, options, threads), not per run: a million runs
+    # hold a few dozen. Options read from a store are shared objects per distinct text, so
+    # the object's identity stands for its value here (equal dicts elsewhere just repeat work)
+    identity = [o if isinstance(o, str) or o is None else id(o) for o in out["options"]]
+    keys = pd.MultiIndex.from_arrays(
+        [
+            out["puzzle"].fillna(""),
+            out["encoding"].fillna(""),
+            pd.Series(identity, dtype=object).fillna(""),
+            out["threads"].astype(object).fillna(""),  # a key of NaN would not be a key
+        ]
+    )
+    codes, distinct = pd.factorize(keys)
+    firsts = pd.Series(np.arange(len(codes))).groupby(codes).first()
+    rows = [int(firsts[c]) for c in range(len(distinct))]
+    options_of = [options_dict(out["options"].iloc[r]) for r in rows]
+    owners = [(out["puzzle"].iloc[r], out["encoding"].iloc[r]) for r in rows]
+    threads = [out["threads"].iloc[r] for r in rows]
     # per (puzzle, encoding): one name may serve two puzzles with different options
-    owners = list(zip(out["puzzle"], out["encoding"], strict=True))
     varying: dict[tuple[str, str], set[str]] = {}
     for owner in set(owners):
-        values = [o for w, o in zip(owners, options, strict=True) if w == owner]
-        keys = set().union(*values)
+        values = [o for w, o in zip(owners, options_of, strict=True) if w == owner]
+        keys_ = set().union(*values)
         varying[owner] = {
-            k for k in keys if len({json.dumps(v.get(k), sort_keys=True) for v in values}) > 1
+            k for k in keys_ if len({json.dumps(v.get(k), sort_keys=True) for v in values}) > 1
         }
-    show_threads = out["threads"].nunique() > 1 if len(out) else False
-    out["config"] = [
+    show_threads = out["threads"].nunique() > 1
+    labels = [
         config_label(w[1], _shown(w, o, varying[w], off_defaults), t, show_threads)
-        for w, o, t in zip(owners, options, out["threads"], strict=True)
+        for w, o, t in zip(owners, options_of, threads, strict=True)
     ]
+    out["config"] = np.asarray(labels, dtype=object)[codes]
     out["time_s"] = run_time(out)
     return out
 

@@ -22,6 +22,7 @@ the fitted growth exponent of each command (log time against log runs).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import os
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -62,17 +64,23 @@ def build(out: Path, runs: int, sweeps: int, boards: int, seed: int = 0) -> list
         for number in range(sweeps):
             run_id = f"20260101-{number:06d}-{rng.getrandbits(16):04x}"
             run_ids.append(run_id)
-            records = _sweep(templates, run_id, per_sweep, boards, repeats, rng, start)
-            plan = [{"case": r.case, "instance": r.instance, "repeat": r.repeat} for r in records]
+            plan = [
+                {"case": r.case, "instance": f"{r.instance}~{board}", "repeat": repeat}
+                for board in range(boards)
+                for repeat in range(repeats)
+                for r in templates
+            ][:per_sweep]
             store.start_sweep(
                 conn,
                 run_id,
                 {"suite": "quick", "plan": plan, "started_at": start.isoformat()},
             )
+            del plan
             commit = f"{number:08x}" + "0" * 32
             store.save_environment(conn, run_id, {**environment, "git_commit": commit})
-            for chunk in range(0, len(records), 20_000):
-                store.insert_runs(conn, records[chunk : chunk + 20_000])
+            drawn = _sweep(templates, run_id, per_sweep, boards, repeats, rng, start)
+            while chunk := list(itertools.islice(drawn, 20_000)):
+                store.insert_runs(conn, chunk)
             store.finish_sweep(conn, run_id, start.isoformat())
             start += timedelta(hours=1)
     return run_ids
@@ -86,18 +94,18 @@ def _sweep(
     repeats: int,
     rng: random.Random,
     start: datetime,
-) -> list[RunRecord]:
-    out: list[RunRecord] = []
+) -> Iterator[RunRecord]:
+    made = 0
     for board in range(boards):
         for repeat in range(repeats):
             for template in templates:
-                if len(out) == size:
-                    return out
-                out.append(_drawn(template, run_id, board, repeat, rng, start + len(out) * _TICK))
-    while len(out) < size:  # a remainder: more repeats of the first boards
-        template = templates[len(out) % len(templates)]
-        out.append(_drawn(template, run_id, 0, repeats + len(out), rng, start))
-    return out
+                if made == size:
+                    return
+                yield _drawn(template, run_id, board, repeat, rng, start + made * _TICK)
+                made += 1
+    while made < size:  # a remainder: more repeats of the first boards
+        yield _drawn(templates[made % len(templates)], run_id, 0, repeats + made, rng, start)
+        made += 1
 
 
 _TICK = timedelta(milliseconds=37)
