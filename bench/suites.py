@@ -272,7 +272,7 @@ def _expand_case(
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     repeats = positive_int(where, "repeats", case["repeats"])
     seeds = [_limit(where, limits.seed, "seeds", s) for s in as_list(case["seeds"])]
-    threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]
+    threads = [_limit(where, limits.threads, "threads", t) for t in as_list(case["threads"])]
     limit = _limit(where, limits.time_limit, "time_limit_s", case["time_limit_s"])
     memory = _limit(where, limits.memory_limit, "memory_limit_mb", case["memory_limit_mb"])
     if repeats > MAX_REPEATS:
