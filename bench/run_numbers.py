@@ -11,6 +11,7 @@ threads, model size) and every counter must be missing (null) or a finite number
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import numbers
 from dataclasses import fields
@@ -47,8 +48,13 @@ def check_rows(rows: Any, source: Path | str, tabular: bool = False) -> None:
             if name in row:
                 _check(row[name], source, name, number, row, tabular)
         counters = row.get("counters")
-        if isinstance(counters, str) or counters is None:
-            continue  # JSON text (CSV, Parquet): checked once decoded, by the caller
+        if isinstance(counters, str):  # JSON text, as CSV and Parquet hold them
+            try:
+                counters = json.loads(counters)  # NaN and Infinity included, to be refused
+            except ValueError:
+                continue  # not JSON: the loader says so
+        if counters is None:
+            continue
         if not isinstance(counters, dict):
             raise UsageError(
                 f"{source}: field counters of {_run(number, row)} must be a table of"
