@@ -111,7 +111,8 @@ def _shown(value: Any) -> str:
 
 
 def as_rows(frame: Any) -> list[dict[str, Any]]:
-    """A loaded DataFrame's numeric fields and counters as rows (pandas' missing as None)."""
+    """A read CSV or Parquet file's numeric fields and counters (JSON text) as rows, pandas'
+    missing values as None."""
     columns = [c for c in (*NUMERIC_FIELDS, "counters", "encoding", "instance") if c in frame]
     part = frame[columns].astype(object)
     return part.where(part.notna(), None).to_dict("records")

@@ -71,9 +71,9 @@ def test_a_bad_number_in_a_baseline_is_exit_2_naming_file_field_and_run(
     assert run["encoding"] in result.stderr and run["instance"] in result.stderr
 
 
-def test_the_same_holds_for_an_exported_csv(tmp_path: Path) -> None:
+def test_the_same_holds_for_an_exported_csv_or_parquet(tmp_path: Path) -> None:
     """CSV writes a missing value as empty (NaN once read): those still load; text or a
-    negative number in a time column is refused the same way."""
+    negative number in a time column is refused the same way, in Parquet too."""
     frame = store.tidy(pd.DataFrame(DOC["runs"]))
     good = tmp_path / "good.csv"
     store.as_json_text(frame).to_csv(good, index=False)
@@ -85,6 +85,12 @@ def test_the_same_holds_for_an_exported_csv(tmp_path: Path) -> None:
         text.to_csv(bad, index=False)
         result = main_cli("compare", str(bad), str(BASELINE))
         _assert_usage_error(result, str(bad), "field wall_s of run 4", problem)
+    parquet = tmp_path / "bad.parquet"  # Parquet keeps types: a negative time
+    text = store.as_json_text(frame)
+    text.loc[3, "wall_s"] = -1.0
+    text.to_parquet(parquet)
+    result = main_cli("compare", str(parquet), str(BASELINE))
+    _assert_usage_error(result, str(parquet), "field wall_s of run 4", "negative")
 
 
 _BAD_OR_NOT = st.one_of(

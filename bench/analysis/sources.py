@@ -111,10 +111,7 @@ def _from_file(path: Path) -> Runs:
         raise UsageError(f"{path}: not a results file (no column {', '.join(missing)})")
     tabular = path.suffix in (".parquet", ".csv")  # NaN is how these write a missing value
     run_numbers.check_rows(run_numbers.as_rows(frame) if tabular else rows, path, tabular)
-    frame = store.tidy(frame)
-    if tabular:  # their counters are JSON text until tidied
-        run_numbers.check_rows(run_numbers.as_rows(frame), path, tabular)
-    return Runs(path.stem, frame, environments)
+    return Runs(path.stem, store.tidy(frame), environments)
 
 
 def save_baseline(runs: Runs, name: str, reason: str = "") -> Path:
