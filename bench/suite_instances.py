@@ -1,15 +1,22 @@
 """Instance lists of suite cases: paths, globs, ``PATH#N-M`` ranges, samples, generator sweeps.
 
-Paths and globs are relative to the repository root. A plain path or glob match that
-holds several puzzles (a collection) expands to every entry, ``PATH#1..K``; a
-collection file is read and split once however many entries a suite takes from it.
+Paths and globs are resolved against the suite file's folder; a relative path (or glob)
+that names nothing there is resolved against the project's root, where the shipped
+instances are (so the shipped suites, and copies of them kept anywhere, name
+``instances/...``). Each file becomes a spec that can be loaded again without the suite
+(``--resume``): its path relative to the project's root when it lies under it, else its
+absolute path. A plain path or glob match that holds several puzzles (a collection)
+expands to every entry, ``PATH#1..K``; a collection file is read and split once however
+many entries a suite takes from it.
 """
 
 from __future__ import annotations
 
 import glob
 import itertools
+import os
 import random
+from pathlib import Path
 from typing import Any
 
 from bench.suites_dir import REPO_ROOT
@@ -18,10 +25,13 @@ from models.base import Puzzle
 from models.errors import InstanceError, SuiteError, UsageError
 
 
-def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]:
+def instance_specs(
+    where: str, rules: Puzzle, case: dict[str, Any], folder: Path = REPO_ROOT
+) -> list[str]:
+    """The instance specs of a case whose suite file lies in ``folder``."""
     specs: list[str] = []
     for item in as_list(case.get("instances", [])):
-        specs += _expand_item(where, rules, str(item))
+        specs += _expand_item(where, rules, str(item), folder)
     if "generate" in case:
         specs += _generated(where, rules.name, case["generate"])
     if "sample" in case:
@@ -38,21 +48,31 @@ def instance_specs(where: str, rules: Puzzle, case: dict[str, Any]) -> list[str]
     return list(dict.fromkeys(specs))
 
 
-def _expand_item(where: str, rules: Puzzle, item: str) -> list[str]:
+def _expand_item(where: str, rules: Puzzle, item: str, folder: Path) -> list[str]:
     if item.startswith(registry.GENERATED_PREFIX):
         return [item]
     path_text, sep, selector = item.partition("#")
     if any(ch in path_text for ch in "*?["):
-        matches = sorted(glob.glob(path_text, root_dir=REPO_ROOT, recursive=True))
-        matches = [m for m in matches if (REPO_ROOT / m).is_file()]
+        matches = []
+        for base in dict.fromkeys((folder, REPO_ROOT)):  # the suite's folder first
+            found = sorted(glob.glob(path_text, root_dir=base, recursive=True))
+            matches = [spec_of(base / m) for m in found if (base / m).is_file()]
+            if matches:
+                break
         if not matches:
             raise SuiteError(f"{where}: glob {path_text!r} matches no file")
         if sep:
             raise SuiteError(f"{where}: {item!r}: a #range needs one file, not a glob")
     else:
-        if not (REPO_ROOT / path_text).is_file():
-            raise SuiteError(f"{where}: no such instance file {path_text!r}")
-        matches = [path_text]
+        file = next(
+            (f for f in (folder / path_text, REPO_ROOT / path_text) if os.path.lexists(f)), None
+        )
+        if file is None:
+            raise SuiteError(
+                f"{where}: no such instance file {path_text!r} (paths are resolved against"
+                " the suite file's folder, then the project's root)"
+            )
+        matches = [spec_of(file)]  # not a regular file, too big: refused as it is read
     specs = []
     for match in matches:
         count = len(_entries(where, rules, match))
@@ -63,6 +83,16 @@ def _expand_item(where: str, rules: Puzzle, item: str) -> list[str]:
         else:
             specs += [f"{match}#{n}" for n in range(1, count + 1)]
     return specs
+
+
+def spec_of(path: Path) -> str:
+    """How a suite's file is named in its runs: relative to the project's root when it lies
+    under it (the names of the shipped instances), else absolute; so a resume, which has no
+    suite folder, finds it again."""
+    absolute = Path(os.path.abspath(path))
+    if absolute.is_relative_to(REPO_ROOT):
+        return absolute.relative_to(REPO_ROOT).as_posix()
+    return absolute.as_posix()
 
 
 def _parse_range(where: str, item: str, selector: str, count: int) -> list[int]:

@@ -5,8 +5,9 @@ missing file, an empty glob, a bad ``#N-M`` range or a TOML syntax error raises
 ``SuiteError`` (a ``UsageError``: one line naming the suite file, exit code 2).
 Defaults cascade: a case's own keys, then its file's ``[suite]`` table, then the
 ``[suite]`` of the file that included it, then the built-in defaults below.
-Instance paths and globs are relative to the repository root; a plain path or glob
-match that holds several puzzles (a collection) expands to every entry, ``PATH#1..K``.
+Instance paths and globs are resolved against the suite file's folder, then the project's
+root (``bench.suite_instances``); a plain path or glob match that holds several puzzles (a
+collection) expands to every entry, ``PATH#1..K``.
 The planned runs themselves, and what the command line does to them, are ``bench.plan``'s.
 """
 
@@ -258,7 +259,7 @@ def _expand_case(
         rules = registry.get_puzzle(str(case["puzzle"]))
     except UsageError as err:
         raise SuiteError(f"{where}: {err}") from None
-    specs = instance_specs(where, rules, case)
+    specs = instance_specs(where, rules, case, path.parent)
     for spec in specs:
         if spec.startswith(registry.GENERATED_PREFIX) and not _made_here(where, spec, generate):
             continue
@@ -271,7 +272,7 @@ def _expand_case(
     option_sets = {enc: _option_sets(where, rules.name, enc, case) for enc in encodings}
     repeats = positive_int(where, "repeats", case["repeats"])
     seeds = [_limit(where, limits.seed, "seeds", s) for s in as_list(case["seeds"])]
-    threads = [positive_int(where, "threads", t) for t in as_list(case["threads"])]
+    threads = [_limit(where, limits.threads, "threads", t) for t in as_list(case["threads"])]
     limit = _limit(where, limits.time_limit, "time_limit_s", case["time_limit_s"])
     memory = _limit(where, limits.memory_limit, "memory_limit_mb", case["memory_limit_mb"])
     if repeats > MAX_REPEATS:

@@ -1,4 +1,5 @@
-"""Where the project's files live: its root (instance paths in suites are relative to it), the
+"""Where the project's files live: its root (where suite paths not found beside the suite
+are looked up), the
 shipped suite files, and how a suite name becomes a path.
 
 Suites ship in two places: ``bench/suites/`` holds the ones over every puzzle (quick, ci,

@@ -9,6 +9,8 @@ answer to the puzzle's own ``verify``, which never imports an encoding.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -44,14 +46,78 @@ def gave_up(status: str, wall_s: float | None, time_limit_s: float | None) -> bo
     return wall_s < GAVE_UP_SHARE * time_limit_s
 
 
-def read_instance_file(path: Path, source: str) -> str:
-    """The text of an instance file, the one way every loader reads one: UTF-8, with a
-    leading byte order mark (Windows editors write one) dropped, so it never reaches a
-    parser as a character of the board; an unreadable file is InstanceError naming it."""
+#: a puzzle file's default size cap in bytes (``Puzzle.max_file_bytes``): checked with
+#: ``os.stat`` before a byte is read, so a 1 GB file is refused instead of read whole
+MAX_FILE_BYTES = 16 * 2**20
+
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _not_regular(mode: int) -> str | None:
+    """What a file that is not a regular file is (None for a regular file)."""
+    if stat.S_ISREG(mode):
+        return None
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), "not a plain file")
+
+
+def read_instance_file(path: Path, source: str, max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The text of an instance file, the one way every loader reads one.
+
+    Checked before a byte is read: it must be a regular file (a FIFO would block, a device
+    never ends) of at most ``max_bytes`` (``os.stat``); it is then read through a bounded
+    read (``/proc`` files say size 0), so no file costs more than its cap. UTF-8, with a
+    leading byte order mark (Windows editors write one) dropped. Every problem is an
+    InstanceError naming the file, and none quotes the file's content."""
     try:
-        return path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InstanceError(source, f"cannot read: {err}") from None
+        kind = _not_regular(os.stat(path).st_mode)
+        if kind is None:
+            _check_bytes(os.stat(path).st_size, source, max_bytes)
+        # O_NONBLOCK: a FIFO swapped in after the stat does not block the open
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC) if kind is None else -1
+    except FileNotFoundError:
+        raise InstanceError(source, "no such file") from None
+    except OSError as err:
+        raise InstanceError(source, f"cannot read: {err.strerror or type(err).__name__}") from None
+    if kind is not None:
+        raise InstanceError(source, f"not a regular file ({kind}): give a puzzle file")
+    with os.fdopen(fd, "rb") as file:
+        kind = _not_regular(os.fstat(file.fileno()).st_mode)  # the file actually opened
+        if kind is not None:
+            raise InstanceError(source, f"not a regular file ({kind}): give a puzzle file")
+        try:
+            data = file.read(max_bytes + 1)
+        except OSError as err:
+            raise InstanceError(
+                source, f"cannot read: {err.strerror or type(err).__name__}"
+            ) from None
+    _check_bytes(len(data), source, max_bytes, read=True)
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:  # its message would quote the byte
+        raise InstanceError(
+            source, f"not UTF-8 text (byte {err.start + 1} cannot be read)"
+        ) from None
+
+
+def _check_bytes(size: int, source: str, max_bytes: int, read: bool = False) -> None:
+    """Refuse a file over the cap: its size by ``os.stat``, or what a bounded ``read`` got."""
+    if size > max_bytes:
+        said = f"more than {max_bytes:,}" if read else f"{size:,}"
+        raise InstanceError(
+            source,
+            f"{said} bytes, over the cap of"
+            f" {max_bytes:,} bytes for this puzzle's files (raise it with {MAX_FILE_BYTES_ENV})",
+        )
+
+
+#: environment variable overriding every puzzle's file size cap, in bytes
+MAX_FILE_BYTES_ENV = "PUZZLE_BENCH_MAX_FILE_BYTES"
 
 
 @dataclass(frozen=True)
@@ -181,6 +247,9 @@ class Puzzle:
     #: largest board in cells: beyond it a build only runs out of memory, so a file asking
     #: for more is refused as bad input (``--max-cells`` overrides every puzzle's cap)
     max_cells: int = 1_000_000
+    #: largest puzzle file in bytes, checked (``os.stat``) before the file is read; set far
+    #: above any real board or collection so that only a file that is no puzzle meets it
+    max_file_bytes: int = MAX_FILE_BYTES
     #: (rows, cols, seed, **params) -> anything; raises ValueError (TypeError for an unknown
     #: parameter) where ``generate`` would, without making a board: a ``gen:`` spec is checked
     #: with it before any run (exit 2), as the board itself is made inside its run

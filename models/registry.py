@@ -28,7 +28,13 @@ from pathlib import Path
 from typing import Any
 
 import models
-from models.base import MAX_SEED, Encoding, Puzzle, read_instance_file
+from models.base import (
+    MAX_FILE_BYTES_ENV,
+    MAX_SEED,
+    Encoding,
+    Puzzle,
+    read_instance_file,
+)
 from models.errors import InstanceError, UsageError
 
 PLUGINS_ENV = "PUZZLE_BENCH_PLUGINS"
@@ -245,9 +251,7 @@ def load_instance(spec: str, puzzle: str | None = None) -> LoadedInstance:
 
 def read_entries(rules: Puzzle, file: Path, source: str) -> list[tuple[int, str]]:
     """The puzzles a file holds, each with the line it starts on (InstanceError if none)."""
-    if not file.is_file():
-        raise InstanceError(source, "no such file")
-    text = read_instance_file(file, source)
+    text = read_instance_file(file, source, max_file_bytes(rules.name))
     if not text.strip():
         raise InstanceError(source, "empty file")
     entries = rules.split(text)
@@ -273,6 +277,16 @@ def max_cells(puzzle: str) -> int:
             raise UsageError(f"{MAX_CELLS_ENV}={text!r} must be a positive whole number")
         return int(text)
     return get_puzzle(puzzle).max_cells
+
+
+def max_file_bytes(puzzle: str) -> int:
+    """The file size cap of a puzzle, in bytes: ``$PUZZLE_BENCH_MAX_FILE_BYTES`` or its own."""
+    text = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise UsageError(f"{MAX_FILE_BYTES_ENV}={text!r} must be a positive whole number")
+        return int(text)
+    return get_puzzle(puzzle).max_file_bytes
 
 
 def rows_cols(size: object) -> tuple[int, int] | None:
@@ -305,12 +319,36 @@ def check_size(puzzle: str, size: str, source: str) -> None:
 
 
 def _parse_at(rules: Puzzle, text: str, source: str, first_line: int) -> Any:
-    """Parse one entry, shifting the line numbers of errors to the file's lines."""
+    """Parse one entry, shifting the line numbers of errors to the file's lines; a quote of
+    the file's own text in the message (a plugin's parser may quote a token) is cut out."""
     try:
         return rules.parse(text, source)
     except InstanceError as err:
         line = None if err.line is None else err.line + first_line - 1
-        raise InstanceError(source, err.message, line) from None
+        raise InstanceError(source, unquoted(err.message, text), line) from None
+
+
+#: a Python string literal, as ``{token!r}`` writes one into a message (not an apostrophe)
+_QUOTED = re.compile(r"(?<!\w)(?:'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*")')
+
+
+def unquoted(message: str, text: str) -> str:
+    """``message`` with every quoted string that holds text of the file replaced by a mark.
+
+    A file that is no puzzle may be a secret (a suite may name ``/proc/self/environ``): an
+    error line never shows what a file holds, only where and what is wrong with it."""
+
+    def cut(match: re.Match[str]) -> str:
+        try:
+            quoted = ast.literal_eval(match.group())
+        except (ValueError, SyntaxError):
+            return "(the file's text, not shown)"
+        words = str(quoted).split()
+        if quoted and (str(quoted) in text or any(w in text for w in words)):
+            return "(the file's text, not shown)"
+        return match.group()
+
+    return _QUOTED.sub(cut, message)
 
 
 def generated_spec(puzzle: str, rows: int, cols: int, seed: int, **params: Any) -> str:

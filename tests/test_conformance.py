@@ -99,3 +99,30 @@ def test_every_option_value_runs(puzzle: str, encoding: str, key: str, value: ob
     result = _run(puzzle, rules.tiny_infeasible[0], encoding, options)
     allowed = {INFEASIBLE} if sound and not cls.reference else {INFEASIBLE, TIMEOUT}
     assert result.status in allowed, result.error
+
+
+#: boards one cell wide (issue 58): `1 2 1 2` in a row or a column has no solution (each
+#: path would run through an end of the other pair), `1 0 1` / `A . A` one
+ONE_WIDE_INFEASIBLE = (
+    "instances/numberlink/infeasible/one_wide_1x4.txt",
+    "instances/numberlink/infeasible/one_wide_4x1.txt",
+)
+ONE_WIDE_SOLVABLE = (
+    "instances/numberlink/tiny/one_wide_1x3.txt",
+    "instances/numberlink/tiny/one_wide_3x1.txt",
+)
+
+
+@pytest.mark.parametrize("spec", ONE_WIDE_INFEASIBLE + ONE_WIDE_SOLVABLE)
+def test_every_numberlink_encoding_agrees_on_one_wide_boards(spec: str) -> None:
+    """The flow MIPs had no variable on `1 2 1 2` and stored ``error`` (IndexError) where the
+    other ten said ``infeasible``: every encoding, the references too, must give the one
+    answer, and a solved one-wide board must pass the checker."""
+    want = INFEASIBLE if spec in ONE_WIDE_INFEASIBLE else SOLVED
+    answers, said = {}, {}
+    for encoding in registry.encodings()["numberlink"]:
+        result = _run("numberlink", spec, encoding)
+        answers[encoding], said[encoding] = result.status, result.error
+        if want == SOLVED:
+            assert result.verified, (encoding, result.error)
+    assert set(answers.values()) == {want}, (answers, said)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pandas as pd
 
-from bench import store
+from bench import run_numbers, store
 from bench.outputs import write_output
 from models.errors import UsageError
 
@@ -93,6 +93,7 @@ def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
 
 def _from_file(path: Path) -> Runs:
     environments: dict[str, dict] = {}
+    rows: Any = None
     try:
         if path.suffix == ".parquet":
             frame = pd.read_parquet(path)
@@ -108,6 +109,8 @@ def _from_file(path: Path) -> Runs:
     missing = [f for f in ("puzzle", "instance", "encoding", "status") if f not in frame]
     if missing:
         raise UsageError(f"{path}: not a results file (no column {', '.join(missing)})")
+    tabular = path.suffix in (".parquet", ".csv")  # NaN is how these write a missing value
+    run_numbers.check_rows(run_numbers.as_rows(frame) if tabular else rows, path, tabular)
     return Runs(path.stem, store.tidy(frame), environments)
 
 

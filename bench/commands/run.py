@@ -24,7 +24,6 @@ for ``--resume``) or the scheduler cannot be reached (checked before the sweep i
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import time
@@ -114,8 +113,6 @@ def main(args: argparse.Namespace) -> int:
     apply_max_cells(args.max_cells)
     if not args.suite and not args.resume:
         raise UsageError("give --suite NAME|FILE.toml (or --resume RUN_ID)")
-    if args.jobs is not None and args.jobs < 1:
-        raise UsageError("--jobs must be at least 1")
     if args.repeat is not None and args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
     if args.time_limit is not None:
@@ -158,8 +155,8 @@ def main(args: argparse.Namespace) -> int:
                 run_id, instances, sweep_row["instance_hashes"], store.stored_records(conn, run_id)
             )
             _reachable(args)
+            args.jobs = _jobs(args, default_jobs() if args.jobs is None else args.jobs, "--jobs")
             env = _warm(plan, store.environments(args.store, [run_id]).get(run_id))
-            args.jobs = args.jobs or default_jobs()
             code, ran = _run(conn, console, args, run_id, suite_name, plan, instances, env)
         wanted = _report_wanted(sweep_row) if args.report is None else args.report
         if wanted and not ran and _report_complete(run_id):
@@ -172,8 +169,18 @@ def main(args: argparse.Namespace) -> int:
     )
     if not plan:
         raise UsageError(f"suite {suite.name}: no run matches the filters given")
-    args.jobs = args.jobs or suite.jobs or default_jobs()
-    plan = with_memory_limit(plan, args.memory_limit, default_memory_limit_mb() / args.jobs)
+    if args.jobs is None:
+        said, jobs = f"{suite.path}: [suite] jobs", suite.jobs or default_jobs()
+    else:
+        said, jobs = "--jobs", args.jobs
+    args.jobs = _jobs(args, jobs, said)
+    share = default_memory_limit_mb() / args.jobs
+    if args.memory_limit is None and share < limits.MIN_MEMORY_LIMIT_MB:
+        raise UsageError(
+            f"each of {args.jobs} runs at once would get {share:.0f} MB, below the floor of"
+            f" {limits.MIN_MEMORY_LIMIT_MB:g} MB a solver needs to start: fewer --jobs"
+        )
+    plan = with_memory_limit(plan, args.memory_limit, share)
     wanted = suite.report if args.report is None else args.report
     run_id = execute.new_run_id()
     _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
@@ -187,10 +194,17 @@ def main(args: argparse.Namespace) -> int:
 
 def default_jobs() -> int:
     """The cores this process may use (its affinity), so one run per core."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover (not Linux)
-        return os.cpu_count() or 1
+    return limits.usable_cores()
+
+
+def _jobs(args: argparse.Namespace, jobs: int, said: str) -> int:
+    """Runs at once, at most one per usable core here; a remote Dask cluster's runs go to
+    its workers' cores, which this machine cannot count."""
+    if args.executor == "dask" and args.scheduler:
+        if jobs < 1:
+            raise UsageError(f"{said} must be at least 1, got {jobs}")
+        return jobs
+    return limits.jobs(jobs, said)
 
 
 def _reachable(args: argparse.Namespace) -> None:

@@ -126,6 +126,7 @@ def main(args: argparse.Namespace) -> int:
         args.memory_limit = default_memory_limit_mb()
     args.memory_limit = limits.memory_limit(args.memory_limit, "--memory-limit")
     args.seed = limits.seed(args.seed, "--seed")
+    args.threads = limits.threads(args.threads, "--threads")
     if args.draw:
         check_output(args.draw)  # a folder named as the picture: refused before the run
     if args.instance.startswith(registry.GENERATED_PREFIX):  # made by the run, not here

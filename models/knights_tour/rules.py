@@ -53,17 +53,19 @@ def parse(text: str, source: str = "<text>") -> Board:
         if not line:
             continue
         if found is not None:
-            raise InstanceError(source, f"extra line {line!r} after the board size", number)
+            raise InstanceError(source, "extra line after the board size", number)
         tokens = line.split()
         if len(tokens) < 2:
-            raise InstanceError(source, f"expected 'ROWS COLS [open]', got {line!r}", number)
+            raise InstanceError(
+                source, f"expected 'ROWS COLS [open]', got {len(tokens)} token", number
+            )
         sizes = []
-        for token in tokens[:2]:
+        for place, token in zip(("ROWS", "COLS"), tokens[:2], strict=True):
             try:
                 value = int(token)
             except ValueError:
                 raise InstanceError(
-                    source, f"board size {token!r} is not an integer", number
+                    source, f"board size {place} is not an integer", number
                 ) from None
             if value < 1:
                 raise InstanceError(source, f"board size {value} is below 1", number)
@@ -72,11 +74,11 @@ def parse(text: str, source: str = "<text>") -> Board:
         if len(tokens) >= 3:
             if tokens[2].lower() != "open":
                 raise InstanceError(
-                    source, f"unknown word {tokens[2]!r} (only 'open' may follow the size)", number
+                    source, "unknown word after the size (only 'open' may follow it)", number
                 )
             closed = False
         if len(tokens) > 3:
-            raise InstanceError(source, f"extra tokens {' '.join(tokens[3:])!r}", number)
+            raise InstanceError(source, f"extra tokens after 'open' ({len(tokens) - 3})", number)
         found = Board(sizes[0], sizes[1], closed)
     if found is None:
         raise InstanceError(source, "empty instance: expected 'ROWS COLS [open]'")

@@ -25,4 +25,7 @@ PUZZLE = Puzzle(
     ),
     tiny_infeasible=("instances/numberlink/infeasible/crossing_3x3.txt",),
     max_cells=40_000,  # a 200x200 board; the flow models outgrow memory soon after
+    # a board at the cell cap in the integer form with 5-digit numbers is 240 KB; 16 MiB
+    # holds dozens of such boards in one collection (the largest board file here: 10 KB)
+    max_file_bytes=16 * 2**20,
 )

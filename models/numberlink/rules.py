@@ -95,20 +95,22 @@ def parse(text: str, source: str = "<text>") -> Board:
             raise InstanceError(
                 source, f"ragged rows: {len(row)} cells here, {width} in the first row", line_no
             )
-    seen: dict[str, list[int]] = {}
+    seen: dict[str, list[tuple[int, int]]] = {}  # label -> (line, column) of each
     for line_no, row in zip(where, rows, strict=True):
-        for label in row:
+        for column, label in enumerate(row, start=1):
             if label is not None:
-                seen.setdefault(label, []).append(line_no)
+                seen.setdefault(label, []).append((line_no, column))
     if not seen:
         raise InstanceError(source, "no endpoints on the board")
     for label in sorted(seen, key=label_key):
         count = len(seen[label])
         if count != 2:
-            name = f"number {label}" if form == INTEGER else f"letter {label!r}"
+            line_no, column = seen[label][-1]
+            # a number is named (the grammar read it as one); a letter only by its place
+            name = f"number {label}" if form == INTEGER else f"the letter in column {column}"
             times = "once" if count == 1 else f"{count} times"
             raise InstanceError(
-                source, f"{name} appears {times} (each must appear exactly twice)", seen[label][-1]
+                source, f"{name} appears {times} (each must appear exactly twice)", line_no
             )
     return Board(len(rows), width, tuple(tuple(r) for r in rows), form)
 
@@ -172,12 +174,12 @@ def _integer_rows(tokens: list[tuple[int, list[str]]], source: str) -> list[list
     rows = []
     for line_no, toks in tokens:
         row: list[str | None] = []
-        for tok in toks:
+        for column, tok in enumerate(toks, start=1):  # told by place: never quoted
             if not _INT.fullmatch(tok):
-                raise InstanceError(source, f"non-integer token {tok!r}", line_no)
+                raise InstanceError(source, f"token {column} is not an integer", line_no)
             value = int(tok)
             if value < 0:
-                raise InstanceError(source, f"negative number {tok!r}", line_no)
+                raise InstanceError(source, f"token {column} is a negative number", line_no)
             row.append(str(value) if value else None)
         rows.append(row)
     return rows

@@ -28,4 +28,7 @@ def make_puzzle(name: str, diagonal: bool, tiny: tuple[str, ...], infeasible: tu
         tiny_infeasible=infeasible,
         encodings_package="models.sudoku.encodings",  # Sudoku X shares them
         max_cells=10_000,  # order 10 (100x100)
+        # a collection of a million 81-character puzzles (the largest public sets) is 82 MB;
+        # a 100x100 grid, the cell cap, under 50 KB
+        max_file_bytes=128 * 2**20,
     )

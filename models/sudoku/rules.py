@@ -93,9 +93,13 @@ def _parse_line(body: str, source: str, line: int, diagonal: bool) -> SudokuInst
         raise InstanceError(
             source, f"one-line puzzle must have 81 characters, got {len(body)}", line
         )
-    bad = next((ch for ch in body if ch not in LINE_CHARS), None)
-    if bad is not None:
-        raise InstanceError(source, f"bad character {bad!r} in one-line puzzle (digits, '.')", line)
+    bad = next((i for i, ch in enumerate(body, start=1) if ch not in LINE_CHARS), None)
+    if bad is not None:  # told by place: a file's text is never quoted
+        raise InstanceError(
+            source,
+            f"bad character at column {bad} of a one-line puzzle (digits, or . for empty)",
+            line,
+        )
     values = [0 if ch == "." else int(ch) for ch in body]
     grid = tuple(tuple(values[r * 9 : r * 9 + 9]) for r in range(9))
     return SudokuInstance(3, grid, diagonal)
@@ -113,11 +117,11 @@ def _parse_grid(lines: list[tuple[int, str]], source: str, diagonal: bool) -> Su
                 number,
             )
         row = []
-        for token in tokens:
+        for column, token in enumerate(tokens, start=1):
             try:
                 row.append(int(token))
             except ValueError:
-                raise InstanceError(source, f"not an integer: {token!r}", number) from None
+                raise InstanceError(source, f"token {column} is not an integer", number) from None
         rows.append(tuple(row))
     if len(rows) != width:
         raise InstanceError(

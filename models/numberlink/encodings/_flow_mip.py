@@ -76,7 +76,11 @@ class FlowMip:
             prob.add_variable(name, lb, ub, cat=pulp.LpInteger if integer else pulp.LpContinuous)
             for name, lb, ub, integer in zip(names, m.lower, m.upper, m.integer, strict=True)
         ]
-        prob += pulp.LpAffineExpression([(self.vars[0], 0.0)])  # feasibility: objective 0
+        # feasibility: objective 0, on a column of the model (an empty objective makes PuLP
+        # add a `__dummy` column, which would shift CBC's column order); a board may leave
+        # no variable at all (`1 2 1 2`: every cell an end, no arc allowed): its rows then
+        # read 0 == 1, which HiGHS and CBC prove infeasible themselves
+        prob += pulp.LpAffineExpression([(v, 0.0) for v in self.vars[:1]])
         for j, (coeffs, sense, rhs) in enumerate(m.rows):
             expr = pulp.LpAffineExpression([(self.vars[i], c) for i, c in coeffs.items()])
             prob.addConstraint(pulp.LpConstraint(expr, SENSE[sense], rhs=rhs, name=f"r{j}"))
@@ -108,9 +112,9 @@ class FlowMip:
             self.prob.solve(solver)
         h = self.prob.solverModel
         status, info = h.getModelStatus(), h.getInfo()
-        counters = {
-            "nodes": float(info.mip_node_count),
-            "lp_iterations": float(info.simplex_iteration_count),
+        counters = {  # HiGHS says -1 for a count of a search it never started (presolve)
+            "nodes": float(max(0, info.mip_node_count)),
+            "lp_iterations": float(max(0, info.simplex_iteration_count)),
         }
         solution = self.solution() if info.primal_solution_status == 2 else None
         if solution is not None:
