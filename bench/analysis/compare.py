@@ -49,7 +49,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from bench.analysis.stats import instance_status, options_dict
+from bench.analysis.stats import instance_status, instance_statuses, options_dict
 from bench.analysis.tables import ANSWERED, cpu_recorded, with_config, with_work_times
 from models.base import STATUSES
 from models.errors import UsageError
@@ -195,6 +195,7 @@ def compare_runs(
     )
     rng = np.random.default_rng(0)  # fixed: the same inputs always give the same verdicts
     base_groups, cur_groups = dict(list(base.groupby(KEY))), dict(list(cur.groupby(KEY)))
+    base_facts, cur_facts = _facts(base), _facts(cur)
     rows = []
     for key in sorted(set(base_groups) | set(cur_groups)):
         row = dict(zip(KEY, key, strict=True), aspect="solve")
@@ -203,7 +204,8 @@ def compare_runs(
         elif key not in base_groups:
             rows.append({**row, "verdict": "new", "reason": "in the current runs only"})
         else:
-            rows.append({**row, **rules.solve(base_groups[key], cur_groups[key], rng)})
+            facts = (base_facts.get(key, {}), cur_facts.get(key, {}))
+            rows.append({**row, **rules.solve(base_groups[key], cur_groups[key], rng, facts)})
     both = set(base_groups) & set(cur_groups)
     builds = []
     for puzzle, config in sorted({(p, c) for p, _, c in both}):
@@ -260,6 +262,35 @@ def _values(group: pd.DataFrame, column: str) -> set[str]:
     return {str(v) for v in group.get(column, pd.Series(dtype=str)).dropna() if v != ""}
 
 
+#: the texts a case's verdict reads from every run (``_values``)
+_FACT_COLUMNS = ("instance_hash", "solver_version", "encoding_hash")
+
+
+def _facts(runs: pd.DataFrame) -> dict[tuple, dict]:
+    """Per case: its status (``_status``) and the value sets of ``_FACT_COLUMNS``
+    (``_values``), for every case at once rather than a pandas call per case."""
+    if runs.empty:
+        return {}
+    out: dict[tuple, dict] = {}
+    for key, status in instance_statuses(runs, KEY).items():
+        out.setdefault(key, {})["status"] = status
+    odd = runs[~runs["status"].isin(STATUSES)]
+    for key, names in odd.groupby(KEY)["status"].agg(lambda s: sorted({str(v) for v in s})).items():
+        out.setdefault(key, {})["status"] = names[0]
+    for column in _FACT_COLUMNS:
+        if column not in runs:
+            continue
+        kept = runs[[*KEY, column]].dropna()
+        kept = kept[kept[column] != ""].drop_duplicates()
+        for key, values in kept.groupby(KEY)[column].agg(lambda s: {str(v) for v in s}).items():
+            out.setdefault(key, {})[column] = values
+    return out
+
+
+def _fact(facts: dict, group: pd.DataFrame, column: str) -> set[str]:
+    return facts.get(column, set()) if facts else _values(group, column)
+
+
 @dataclass(frozen=True)
 class _Rules:
     threshold: float
@@ -269,22 +300,27 @@ class _Rules:
     time_scale: float  # baseline / current calibration: a ratio of 1 means "as fast, per machine"
     boards_fixed: bool = False  # every repeat a sweep of its own (A/B): see _pooled_ratio
 
-    def solve(self, base: pd.DataFrame, cur: pd.DataFrame, rng) -> dict:
-        b_status, c_status = _status(base), _status(cur)
+    def solve(
+        self, base: pd.DataFrame, cur: pd.DataFrame, rng, facts: tuple[dict, dict] = ({}, {})
+    ) -> dict:
+        b_status = facts[0].get("status") or _status(base)
+        c_status = facts[1].get("status") or _status(cur)
         out = {"base_status": b_status, "cur_status": c_status}
         unknown = [s for s in (b_status, c_status) if s not in STATUSES]
         if unknown:
             return {**out, "verdict": "unknown status",
                     "reason": f"status {unknown[0]!r} is none of {', '.join(STATUSES)}"}  # fmt: skip
-        hashes = _values(base, "instance_hash"), _values(cur, "instance_hash")
+        hashes = _fact(facts[0], base, "instance_hash"), _fact(facts[1], cur, "instance_hash")
         if hashes[0] and hashes[1] and hashes[0] != hashes[1]:
             return {**out, "verdict": "changed", "reason": "instance file changed: not comparable"}
         if c_status == "wrong" and b_status != "wrong":
             return {**out, "verdict": "regression", "reason": "answer now wrong"}
-        versions = _values(base, "solver_version"), _values(cur, "solver_version")
+        versions = _fact(facts[0], base, "solver_version"), _fact(facts[1], cur, "solver_version")
         other_version = versions[0] != versions[1] and all(versions)
         change = f"{', '.join(sorted(versions[0]))} -> {', '.join(sorted(versions[1]))}"
-        note = _edit_note(base, cur) + (f" (solver version {change})" if other_version else "")
+        note = _edit_note(base, cur, facts) + (
+            f" (solver version {change})" if other_version else ""
+        )
         if b_status in ANSWERED and c_status not in ANSWERED:  # whatever the versions
             return {**out, "verdict": "regression", "reason": f"{b_status} -> {c_status}{note}"}
         if b_status not in ANSWERED and c_status in ANSWERED:
@@ -379,8 +415,8 @@ def _measured(base: float, cur: float, ratio: float, low: float, high: float) ->
     return {"base": base, "cur": cur, "ratio": ratio, "ratio_low": low, "ratio_high": high}
 
 
-def _edit_note(base: pd.DataFrame, cur: pd.DataFrame) -> str:
-    hashes = _values(base, "encoding_hash"), _values(cur, "encoding_hash")
+def _edit_note(base: pd.DataFrame, cur: pd.DataFrame, facts: tuple[dict, dict] = ({}, {})) -> str:
+    hashes = _fact(facts[0], base, "encoding_hash"), _fact(facts[1], cur, "encoding_hash")
     return " (encoding source changed)" if all(hashes) and hashes[0] != hashes[1] else ""
 
 
