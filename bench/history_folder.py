@@ -111,13 +111,17 @@ def load(folder: Path) -> pd.DataFrame:
     return runs
 
 
+#: what history and publish read of a store's runs (never the solutions)
+HISTORY_FIELDS = tuple(f for f in FIELD_NAMES if f != "solution")
+
+
 def load_any(source: str | Path, suite: str | None = None) -> pd.DataFrame:
     """Runs with their environment from a history folder or a results store."""
     path = Path(source)
     if path.is_dir():
         runs = load(path)
     elif path.is_file():
-        runs = store.load(path, with_environment=True)
+        runs = store.load(path, columns=HISTORY_FIELDS, with_environment=True)
     else:
         raise UsageError(f"{source}: no results store or history folder here yet")
     return runs[runs["suite"] == suite] if suite else runs

@@ -16,11 +16,10 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from bench.analysis.stats import instance_status
+from bench.analysis.stats import instance_statuses
 from bench.analysis.style import LINESTYLES, MARKERS, OKABE_ITO, distinct_colours
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
@@ -55,26 +54,28 @@ def per_commit(runs: pd.DataFrame, case_glob: str | None = None) -> pd.DataFrame
     data = with_work_times(data, *cpu_recorded(data))  # CPU everywhere, or wall everywhere
     data["commit_date"] = data.get("env_commit_date", pd.Series("", index=data.index)).fillna("")
     order = commit_order(data)
-    rows = []
-    for (label, commit), group in data.groupby(["case_label", "commit"], sort=False):
-        counter, value = _main_counter(group)
-        rows.append(
-            {
-                "case": label,
-                "commit": commit,
-                "dirty": bool(group["dirty"].any()),
-                "first_run": pd.Timestamp(group["started_at"].min()).isoformat(),
-                "commit_date": str(group["commit_date"].iloc[0]),
-                "sweeps": int(group["run_id"].nunique()),
-                "runs": len(group),
-                "status": instance_status(group["status"]),  # the one rule (stats)
-                "build_s": float(group["build_t"].median()),
-                "solve_s": float(group["solve_t"].median()),
-                "counter": counter,
-                "counter_value": value,
-            }
-        )
-    table = pd.DataFrame(rows, columns=COLUMNS)
+    # every (case, commit) at once: a hundred sweeps of a study hold a million runs
+    keys = ["case_label", "commit"]
+    grouped = data.groupby(keys, sort=False)
+    table = grouped.agg(
+        dirty=("dirty", "any"),
+        first_run=("started_at", "min"),
+        commit_date=("commit_date", "first"),
+        sweeps=("run_id", "nunique"),
+        runs=("status", "size"),
+        build_s=("build_t", "median"),
+        solve_s=("solve_t", "median"),
+    )
+    table["status"] = instance_statuses(data, keys).reindex(table.index)  # the one rule
+    counters = _main_counters(data, keys).reindex(table.index)
+    table["counter"] = counters["counter"].fillna("")
+    table["counter_value"] = counters["counter_value"].astype(float)
+    table = table.reset_index().rename(columns={"case_label": "case"})
+    table["first_run"] = [pd.Timestamp(t).isoformat() for t in table["first_run"]]
+    table["commit_date"] = table["commit_date"].astype(str)
+    table["dirty"] = table["dirty"].astype(bool)
+    table = table.astype({"sweeps": int, "runs": int, "build_s": float, "solve_s": float})
+    table = table[list(COLUMNS)]
     rank = {c: i for i, c in enumerate(order)}
     table["_order"] = table["commit"].map(rank)
     return table.sort_values(["case", "_order"]).drop(columns="_order").reset_index(drop=True)
@@ -91,15 +92,37 @@ def commit_order(data: pd.DataFrame, started: str = "started_at") -> list[str]:
     return list(first.sort_values().index)
 
 
-def _main_counter(group: pd.DataFrame) -> tuple[str, float]:
-    """The first effort counter of the case's solver that its runs report, and its median."""
-    names = effort_counters(str(group["solver"].iloc[0])) if "solver" in group else ()
-    for name in names:
-        values = [c.get(name) for c in group["counters"] if isinstance(c, dict)]
-        values = [v for v in values if v is not None]
-        if values:
-            return name, float(np.median(values))
-    return "", float("nan")
+def _main_counters(data: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """Per group: the first effort counter of its solver (the group's first run's) that its
+    runs report, and that counter's median over the runs reporting it."""
+    solver = data.groupby(keys, sort=False)["solver"].first() if "solver" in data else None
+    if solver is None or "counters" not in data:
+        return pd.DataFrame(columns=["counter", "counter_value"])
+    order = {s: effort_counters(str(s)) for s in solver.unique()}
+    wanted = sorted({n for names in order.values() for n in names})
+    long = pd.DataFrame(
+        {
+            name: [c.get(name) if isinstance(c, dict) else None for c in data["counters"]]
+            for name in wanted
+        },
+        index=data.index,
+        dtype=object,
+    )
+    medians = {}
+    for name in wanted:
+        values = pd.to_numeric(long[name], errors="coerce")
+        present = long[name].notna()
+        medians[name] = values[present].groupby([data.loc[present, k] for k in keys]).median()
+    rows = {}
+    for key, name_of in solver.items():
+        rows[key] = ("", float("nan"))
+        for name in order[name_of]:
+            if key in medians[name].index:
+                rows[key] = (name, float(medians[name][key]))
+                break
+    out = pd.DataFrame.from_dict(rows, orient="index", columns=["counter", "counter_value"])
+    out.index = pd.MultiIndex.from_tuples(out.index, names=keys)
+    return out
 
 
 def ordered_commits(table: pd.DataFrame) -> list[str]:

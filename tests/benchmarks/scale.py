@@ -30,6 +30,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -157,7 +158,9 @@ HISTORY_COMMANDS: dict[str, list[str]] = {
 }
 
 
-def measure(store_path: Path, history: Path | None, only: list[str] | None) -> dict:
+def measure(
+    store_path: Path, history: Path | None, only: list[str] | None, timeout_s: float
+) -> dict:
     """Each command once, in its own process: wall seconds and peak memory (MB)."""
     run_id = store.resolve_run_id(store_path, "latest")
     runs = sum(store.sweep_states(store_path)[r].stored for r in [run_id])
@@ -171,7 +174,7 @@ def measure(store_path: Path, history: Path | None, only: list[str] | None) -> d
             continue
         with tempfile.TemporaryDirectory() as folder:
             argv = [a.format(run=run_id, out=f"{folder}/out") for a in args]
-            wall, peak, code, err = _timed([*argv, "--store", str(path)])
+            wall, peak, code, err = _timed([*argv, "--store", str(path)], timeout_s)
         doc["rows"].append(
             {"command": name, "wall_s": wall, "peak_mb": peak, "exit": code, "stderr": err}
         )
@@ -179,18 +182,21 @@ def measure(store_path: Path, history: Path | None, only: list[str] | None) -> d
     return doc
 
 
-def _timed(argv: list[str]) -> tuple[float, float, int, str]:
+def _timed(argv: list[str], timeout_s: float) -> tuple[float, float, int, str]:
+    """Wall seconds, peak MB, exit code (-9: stopped at ``timeout_s``) and stderr's end."""
     started = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "bench", *argv],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    err = child.stderr.read() if child.stderr else ""
-    _, status, usage = os.wait4(child.pid, 0)
-    child.returncode = os.waitstatus_to_exitcode(status)
-    return time.perf_counter() - started, usage.ru_maxrss / 1024, child.returncode, err[-500:]
+    with tempfile.TemporaryFile() as err:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "bench", *argv], stdout=subprocess.DEVNULL, stderr=err
+        )
+        timer = threading.Timer(timeout_s, child.kill)
+        timer.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        timer.cancel()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    return time.perf_counter() - started, usage.ru_maxrss / 1024, child.returncode, text[-500:]
 
 
 def table(paths: list[Path]) -> str:
@@ -234,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--history", type=Path)
     m.add_argument("--only", nargs="*")
     m.add_argument("--json", type=Path, required=True)
+    m.add_argument("--timeout", type=float, default=900.0, help="seconds a command may take")
     t = sub.add_parser("table")
     t.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args(argv)
@@ -243,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.out}: {args.runs} runs in {len(ids)} sweep(s), "
               f"{time.perf_counter() - started:.0f} s")  # fmt: skip
     elif args.what == "measure":
-        doc = measure(args.store, args.history, args.only)
+        doc = measure(args.store, args.history, args.only, args.timeout)
         args.json.write_text(json.dumps(doc, indent=1) + "\n")
     else:
         sys.stdout.write(table(args.files))
