@@ -267,6 +267,7 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
         f"run {run_id}: suite {suite_name}, {len(plan)} planned, {len(todo)} to run"
         f" (calibration {env.get('calibration_s', '?')} s)",
         highlight=False,
+        markup=False,  # a suite's file name is data
     )
     previous = signal.signal(signal.SIGTERM, _terminate)
     progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")
