@@ -45,6 +45,8 @@ def check(conn: sqlite3.Connection) -> None:
     if not moved:
         return
     copy = _rescue(conn, Path(path))
+    for side in (path + "-wal", path + "-shm"):  # ours beside the newcomer: SQLite would
+        _remove_if_ours(side)  # read them as its own (a stale index, foreign WAL frames)
     raise StoreError(
         f"the store {path} was replaced or removed while this sweep wrote to it: stopped; every"
         f" run it had stored is in {copy} (read it with --store {copy})"
@@ -64,6 +66,15 @@ def _open_files(path: str) -> list[os.stat_result]:
         except OSError:  # closed meanwhile (the listing's own fd among them)
             continue
     return out
+
+
+def _remove_if_ours(path: str) -> None:
+    try:
+        now = os.stat(path)
+    except FileNotFoundError:
+        return
+    if any(os.path.samestat(st, now) for st in _open_files(path)):
+        os.unlink(path)
 
 
 def _rescue(conn: sqlite3.Connection, path: Path) -> Path:
