@@ -136,7 +136,7 @@ def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) ->
 
 def finish_sweep(conn: sqlite3.Connection, run_id: str, finished_at: str) -> None:
     conn.execute("UPDATE sweeps SET finished_at = ? WHERE run_id = ?", (finished_at, run_id))
-    store_moved.check(conn)
+    store_moved.check(conn, force=True)  # a finished sweep is in the file at its path
 
 
 def sweep(conn: sqlite3.Connection, run_id: str) -> dict[str, Any]:
