@@ -271,8 +271,10 @@ def test_history_chart_labels_are_the_case_names(name: str) -> None:
     entry hidden by a leading ``_``, no exception while laid out."""
     table = pd.DataFrame([
         {"case": name, "commit": c, "solve_s": 1.0 + k, "commit_date": "",
-         "first_run": f"2026-01-0{k + 1}T00:00:00"} for k, c in enumerate(["c1", "c2"])
-    ])  # fmt: skip
+         "first_run": pd.Timestamp(2026, 1, k + 1)} for k, c in enumerate(["c1", "c2"])
+    ], dtype=object)  # fmt: skip
+    # object columns: Arrow string kernels would start a thread pool in this process, which
+    # later forks runs (tests in the same worker)
     figure = trend_chart(table)
     try:
         (shown,) = figure.axes[0].get_legend().get_texts()
