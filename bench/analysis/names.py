@@ -45,8 +45,10 @@ def rich_text(name: object, style: str = "") -> Text:
     return Text(visible(name), style=style)
 
 
-#: ASCII punctuation that means something inline in CommonMark / GFM tables
-_MD_INLINE = set("\\`*_[]()!<>&#|~{}")
+#: ASCII punctuation that means something inline in CommonMark / GFM tables (``(`` only
+#: after a ``]``, ``!`` only before a ``[``, ``>`` only after a ``<`` or at a line's start:
+#: those are escaped, so these are not)
+_MD_INLINE = set("\\`*_[]<&|~")
 
 
 def md_text(name: object, line_start: bool = True) -> str:
@@ -54,14 +56,17 @@ def md_text(name: object, line_start: bool = True) -> str:
     every special backslash-escaped and, where it may begin a line (``line_start``; never
     in a table cell), indentation and a block marker disarmed."""
     text = visible(name)
-    out = "".join("\\" + ch if ch in _MD_INLINE else ch for ch in text)
+    out = "".join(
+        "\\" + ch if ch in _MD_INLINE and not _intraword_underscore(text, i) else ch
+        for i, ch in enumerate(text)
+    )
     if not line_start:
         return out
     # at a line's (or list item's) start: indentation (a code block), then a list,
     # heading, quote or rule marker
     spaces = len(out) - len(out.lstrip(" "))
     out = "&#32;" * spaces + out[spaces:]
-    match = re.match(r"(\s*)(\d{1,9}(?=[.)])|[-+=>])", out)
+    match = re.match(r"(\s*)(\d{1,9}(?=[.)])|[-+=#>])", out)
     if match:
         lead, marker = match.group(1), match.group(2)
         if marker.isdigit():
@@ -70,6 +75,14 @@ def md_text(name: object, line_start: bool = True) -> str:
         else:
             out = lead + "\\" + out[len(lead) :]
     return out
+
+
+def _intraword_underscore(text: str, i: int) -> bool:
+    """``knights_tour``: an ``_`` between letters or digits never opens or closes emphasis in
+    CommonMark, so it is left as written (tables stay readable as plain text)."""
+    return (
+        text[i] == "_" and 0 < i < len(text) - 1 and text[i - 1].isalnum() and text[i + 1].isalnum()
+    )
 
 
 def md_code(name: object) -> str:
@@ -132,15 +145,17 @@ def chart_text(name: object) -> str:
     return "\u200b" + text if text.startswith("_") else text
 
 
-def file_stem(name: object, limit: int = 60) -> str:
+def file_stem(name: object, limit: int = 60, readable: str | None = None) -> str:
     """A file-name stem from a name, different for different names: the name itself when it
-    is already a plain lower-case stem, else a readable slug of it and a hash of the whole
-    (``a b.txt`` -> ``a_b.txt~3f2a...``; ``a_b.txt`` stays itself)."""
+    is already a plain lower-case stem, else a readable slug (of ``readable`` when given, a
+    shorter form of the name) and a hash of the whole name (``a b.txt`` -> ``a_b.txt~3f2a...``;
+    ``a_b.txt`` stays itself)."""
     from bench.analysis.labels import slug
 
     text = str(name)
     if _PLAIN_STEM.fullmatch(text) and len(text) <= limit:
         return text
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:HASH_CHARS]
-    readable = slug(text, limit).lower().lstrip(".") or "x"  # never a hidden file
+    shown = slug(text if readable is None else readable, limit)
+    readable = shown.lower().lstrip(".") or "x"  # never a hidden file
     return f"{readable}~{digest}"

@@ -317,7 +317,9 @@ def _boards(runs: pd.DataFrame, puzzle: str, charts_out: list[Chart]) -> Section
                 f" ({md_text(problem, line_start=False)})"
             )
             continue
-        stem = file_stem(f"{puzzle}-board-{row.instance}")  # a file per board, never shared
+        stem = file_stem(  # a file per board, never shared; named by its file's name
+            f"{puzzle}-board-{row.instance}", readable=f"{puzzle}-board-{Path(row.instance).name}"
+        )
         image = _chart(charts_out, stem, _board_figure, puzzle, row.instance, row.solution)
         section.images.append((f"{row.instance} by {row.config}", image))
     return section
