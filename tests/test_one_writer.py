@@ -22,7 +22,7 @@ import pytest
 
 from tests.conftest import ROOT, run_cli
 
-RUNS = 40
+RUNS = 80
 HELD_RUNS = 400  # long enough for a second command to start and be refused meanwhile
 
 
