@@ -13,7 +13,6 @@ from collections import Counter
 
 import pandas as pd
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -27,6 +26,7 @@ from rich.table import Table
 
 from bench.analysis import stats
 from bench.analysis.formats import missing
+from bench.analysis.names import rich_text, visible
 from bench.analysis.tables import with_config
 from bench.plan import PlannedRun
 from bench.record import RunRecord
@@ -46,7 +46,7 @@ class SweepProgress:
         self._last = 0.0
         self.live = self.console.is_terminal
         self._progress = Progress(
-            TextColumn("{task.description}"),
+            TextColumn("{task.description}", markup=False),  # a case name is data
             BarColumn(),
             MofNCompleteColumn(),
             TaskProgressColumn(),
@@ -58,7 +58,7 @@ class SweepProgress:
             auto_refresh=False,
             transient=False,
         )
-        self._task = self._progress.add_task(title, total=total, completed=done, counts="")
+        self._task = self._progress.add_task(visible(title), total=total, completed=done, counts="")
 
     def __enter__(self) -> SweepProgress:
         if self.live:
@@ -71,7 +71,7 @@ class SweepProgress:
             self._progress.stop()
 
     def started(self, planned: PlannedRun) -> None:
-        self.current = f"{planned.case}: {planned.encoding} {planned.instance}"
+        self.current = visible(f"{planned.case}: {planned.encoding} {planned.instance}")
         self.tick(force=True)
 
     def finished(self, record: RunRecord) -> None:
@@ -97,9 +97,10 @@ class SweepProgress:
             self._progress.update(self._task, completed=self.done)
         else:
             self.console.print(
-                f"[{self.done}/{self.total}] {run.case}: {run.puzzle} {run.encoding} "
-                f"{run.instance}: {outcome}",
+                f"[{self.done}/{self.total}] "
+                + visible(f"{run.case}: {run.puzzle} {run.encoding} {run.instance}: {outcome}"),
                 highlight=False,
+                markup=False,  # names are data: `[/bold]` is a case name, not a tag
                 soft_wrap=True,
             )
 
@@ -155,8 +156,8 @@ def summary_table(
             time_text += f" ({_seconds(data['time_iqr_s'])})"
         overhead = data["median_overhead_s"]
         table.add_row(
-            data["puzzle"],
-            escape(data["config"]),  # `[option=value]` is not rich markup
+            rich_text(data["puzzle"]),
+            rich_text(data["config"]),  # `[option=value]` is not rich markup
             *(str(data[s]) for s in (SOLVED, INFEASIBLE, TIMEOUT, MEMOUT, WRONG, ERROR)),
             str(not_run[(data["puzzle"], encoding_of[data["config"]])]),
             time_text,
@@ -174,8 +175,10 @@ def problems(records: list[RunRecord], limit: int = 10) -> list[str]:
         if record.status in (WRONG, ERROR):
             first = (record.error or "").strip().splitlines()
             lines.append(
-                f"{record.status}: {record.puzzle} {record.encoding} {record.instance} "
-                f"(seed {record.seed}, repeat {record.repeat}): {first[0] if first else ''}"
+                visible(
+                    f"{record.status}: {record.puzzle} {record.encoding} {record.instance} "
+                    f"(seed {record.seed}, repeat {record.repeat}): {first[0] if first else ''}"
+                )
             )
     if len(lines) > limit:
         lines = [*lines[:limit], f"... and {len(lines) - limit} more"]

@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from bench import store_moved
 from bench.record import FIELD_NAMES, JSON_FIELDS, KEY_FIELDS, RunRecord
 from bench.store_layout import DEFAULT_STORE, checkpoint, connect, rows
 from bench.store_rows import DETAIL_DIMENSION, KEY_DIMENSION, ROW_FIELDS, insert_record
@@ -39,6 +40,7 @@ def insert_run(conn: sqlite3.Connection, record: RunRecord) -> bool:
         if conn.in_transaction:  # SQLite ends it itself on some errors (a full disk)
             conn.execute("ROLLBACK")
         raise
+    store_moved.check(conn)  # the file at the store's path is still the one written
     _checkpoint_now_and_then(conn)
     return added
 
@@ -134,6 +136,7 @@ def start_sweep(conn: sqlite3.Connection, run_id: str, sweep: dict[str, Any]) ->
 
 def finish_sweep(conn: sqlite3.Connection, run_id: str, finished_at: str) -> None:
     conn.execute("UPDATE sweeps SET finished_at = ? WHERE run_id = ?", (finished_at, run_id))
+    store_moved.check(conn, force=True)  # a finished sweep is in the file at its path
 
 
 def sweep(conn: sqlite3.Connection, run_id: str) -> dict[str, Any]:

@@ -12,18 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
+from bench.analysis.names import latex_text, md_text
 
 
 def missing(value: object) -> bool:
@@ -40,21 +29,29 @@ def cell(value: object, digits: int = 3) -> str:
     return str(value)
 
 
-def markdown_table(table: pd.DataFrame) -> str:
-    """A GitHub pipe table; numbers right-aligned."""
-    header = "| " + " | ".join(str(c).replace("|", "\\|") for c in table.columns) + " |"
+def markdown_table(table: pd.DataFrame, markup: tuple[str, ...] = ()) -> str:
+    """A GitHub pipe table; numbers right-aligned. Every cell is text (``names.md_text``):
+    a name holding ``|``, ``[l](x)``, a backtick or a newline stays in its cell, as written;
+    only the columns named in ``markup`` hold Markdown of our own (pipes still escaped)."""
+    header = "| " + " | ".join(md_text(c, line_start=False) for c in table.columns) + " |"
     rule = "|" + "".join(
         "---:|" if pd.api.types.is_numeric_dtype(table[c]) else "---|" for c in table.columns
     )
     rows = [
-        "| " + " | ".join(cell(v).replace("|", "\\|") for v in row) + " |"
+        "| "
+        + " | ".join(
+            cell(v).replace("|", "\\|") if c in markup else md_text(cell(v), line_start=False)
+            for c, v in zip(table.columns, row, strict=True)
+        )
+        + " |"
         for row in table.itertuples(index=False)
     ]
     return "\n".join([header, rule, *rows])
 
 
 def latex_escape(text: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in text)
+    """Text for LaTeX (``names.latex_text``: specials, brackets and ligatures escaped)."""
+    return latex_text(text)
 
 
 def latex_table(table: pd.DataFrame, caption: str = "", label: str = "") -> str:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from bench.analysis.names import md_code, md_text
 from bench.analysis.tables import size_cells
 
 
@@ -112,7 +113,7 @@ def chart_groups(runs: pd.DataFrame, instances: pd.DataFrame, puzzle: str) -> li
 def describe(group: Group, data: pd.DataFrame) -> str:
     """Which instances a chart covers, in words: count, files, sizes, cases."""
     files = sorted({i.split("#")[0] for i in group.instances})
-    shown = ", ".join(f"`{f}`" for f in files[:3]) + (
+    shown = ", ".join(md_code(f) for f in files[:3]) + (
         f" and {len(files) - 3} more" if len(files) > 3 else ""
     )
     sizes = sorted(
@@ -123,7 +124,7 @@ def describe(group: Group, data: pd.DataFrame) -> str:
         if sizes
         else ""
     )
-    cases = f"; cases {', '.join(group.cases)}" if group.cases else ""
+    cases = f"; cases {', '.join(md_text(c) for c in group.cases)}" if group.cases else ""
     k, n = len(group.configs), len(group.instances)
     configs = f"{k} configuration{'s' if k != 1 else ''}"
     where = f"the {n} instances they all ran" if k > 1 else f"{n} instance{'s' if n != 1 else ''}"

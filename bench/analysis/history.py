@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.figure import Figure
 
+from bench.analysis.names import chart_text
 from bench.analysis.stats import instance_statuses
 from bench.analysis.style import LINESTYLES, MARKERS, OKABE_ITO, distinct_colours
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
@@ -146,13 +147,15 @@ def trend_chart(table: pd.DataFrame, max_cases: int = 12, title: str = "") -> Fi
         ax.plot(xs, ys, color=colours[k], markersize=4,
                 marker=MARKERS[k // len(OKABE_ITO) % len(MARKERS)],
                 linestyle=LINESTYLES[k // len(OKABE_ITO) % len(LINESTYLES)],
-                label=case if len(case) < 70 else case[:67] + "...")  # fmt: skip
-    ax.set_xticks(range(len(commits)), commits, rotation=45, ha="right", fontsize=8)
+                label=chart_text(case if len(case) < 70 else case[:67] + "..."))  # fmt: skip
+    ax.set_xticks(
+        range(len(commits)), [chart_text(c) for c in commits], rotation=45, ha="right", fontsize=8
+    )
     ax.set_yscale("log")
     ax.set_xlabel("commit (in the order swept)")
     ax.set_ylabel("solve CPU time [s] (median over repeats)")
     shown = f"{len(cases)} slowest of {table['case'].nunique()} cases"
-    ax.set_title(title or f"Solve time across commits ({shown})")
+    ax.set_title(chart_text(title) if title else f"Solve time across commits ({shown})")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     figure.tight_layout()

@@ -14,11 +14,10 @@ Pure pandas and matplotlib over run tables: no solver is imported.
 from __future__ import annotations
 
 import fnmatch
-import html
 import io
 import itertools
-import re
 from pathlib import Path
+from urllib.parse import quote
 
 import matplotlib
 
@@ -29,6 +28,7 @@ import pandas as pd
 
 from bench.analysis.compare import busiest, compare_runs
 from bench.analysis.history import commit_order
+from bench.analysis.names import chart_text, file_stem, html_text
 from bench.analysis.style import OKABE_ITO
 from bench.analysis.tables import cpu_recorded, with_config, with_work_times
 from models.solvers import effort_counters
@@ -155,7 +155,7 @@ def case_chart(series: pd.DataFrame, counter: str, marks: pd.DataFrame, title: s
     ticks = [f"{c}\n{d}" for c, d in zip(series["commit"], series["date"], strict=True)]
     axes[-1].set_xticks(xs, ticks, rotation=45, ha="right", fontsize=7)
     axes[-1].set_xlabel("commit (commit date)")
-    axes[0].set_title(title, fontsize=10)
+    axes[0].set_title(chart_text(title), fontsize=10)
     figure.tight_layout()
     buffer = io.StringIO()
     with plt.rc_context({"svg.fonttype": "none"}):  # text stays text: searchable, small
@@ -166,7 +166,9 @@ def case_chart(series: pd.DataFrame, counter: str, marks: pd.DataFrame, title: s
 
 
 def page_name(label: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", label).strip("_") + ".html"
+    """A case page's file name: a readable slug and a hash of the label (``names.file_stem``),
+    so ``a b.txt``, ``a<b.txt`` and ``a_b.txt`` get three pages, never one."""
+    return file_stem(label) + ".html"
 
 
 def write_site(runs: pd.DataFrame, out: Path, case_glob: str | None = None) -> Path:
@@ -186,6 +188,7 @@ def write_site(runs: pd.DataFrame, out: Path, case_glob: str | None = None) -> P
     marks = regressions(data, commits)
     (out / "cases").mkdir(parents=True, exist_ok=True)
     index_rows = []
+    names: dict[str, str] = {}
     for label, group in sorted(data.groupby("label"), key=lambda kv: kv[0]):
         series, counter = case_series(group, commits)
         puzzle, config = group["puzzle"].iloc[0], group["config"].iloc[0]
@@ -194,6 +197,8 @@ def write_site(runs: pd.DataFrame, out: Path, case_glob: str | None = None) -> P
                         | (marks["aspect"] == "build"))]  # fmt: skip
         svg = case_chart(series, counter, mine, label)
         name = page_name(label)
+        if names.setdefault(name, label) != label:  # 48 bits of sha256 met: never seen
+            raise RuntimeError(f"two cases share the page {name}: {names[name]!r}, {label!r}")
         (out / "cases" / name).write_text(_case_page(label, svg, series, counter, mine))
         last = series.iloc[-1]
         index_rows.append((label, name, last, counter, len(mine)))
@@ -203,7 +208,7 @@ def write_site(runs: pd.DataFrame, out: Path, case_glob: str | None = None) -> P
 
 
 def _case_page(label: str, svg: str, series: pd.DataFrame, counter: str, marks) -> str:
-    e = html.escape
+    e = html_text
     rows = "".join(
         f"<tr><td><code>{e(r.commit)}</code></td><td>{e(r.date)}</td><td>{e(r.status)}</td>"
         f"<td>{r.runs}</td><td>{_num(r.solve)}</td><td>{_num(r.build)}</td>"
@@ -228,9 +233,9 @@ def _case_page(label: str, svg: str, series: pd.DataFrame, counter: str, marks) 
 
 
 def _index_page(rows, commits: list[str], data: pd.DataFrame) -> str:
-    e = html.escape
+    e = html_text
     cells = "".join(
-        f"<tr><td><a href='cases/{e(name)}'>{e(label)}</a></td><td>{_num(last.solve)}</td>"
+        f"<tr><td><a href='cases/{e(quote(name))}'>{e(label)}</a></td><td>{_num(last.solve)}</td>"
         f"<td>{_num(last.build)}</td><td>{e(counter)}</td><td>{_num(last.counter, 6)}</td>"
         f"<td class='{'reg' if n else ''}'>{n}</td></tr>"
         for label, name, last, counter, n in rows

@@ -31,7 +31,7 @@ from markdown_it import MarkdownIt
 
 from bench.analysis import charts, groups, history, paired, scaling
 from bench.analysis.formats import markdown_table
-from bench.analysis.labels import slug
+from bench.analysis.names import file_stem, md_code, md_text
 from bench.analysis.style import REPORT, paper_rc
 from bench.analysis.tables import per_instance, size_cells, summary, with_config
 from bench.outputs import output_folder, write_output
@@ -213,7 +213,7 @@ def _puzzle_sections(
         images.append(("Scaling", stem))
     if len(main.instances) >= SCATTER_MIN:
         for x, y in charts.scatter_pairs(shown, puzzle, limit=SCATTERS):
-            stem = f"{puzzle}-scatter-{slug(x, 40)}-vs-{slug(y, 40)}"
+            stem = file_stem(f"{puzzle}-scatter-{x}-vs-{y}")
             draw = _chart(charts_out, stem, charts.scatter, shown, puzzle, x, y)
             images.append((f"{y} against {x}", draw))
     cases = chart_groups[1:]
@@ -222,7 +222,7 @@ def _puzzle_sections(
             f"{len(cases)} cases fall outside that block (option sweeps, encodings run apart): "
             "each has its own panel below, over the instances its configurations share:"
         )
-        text.extend(f"- `{g.key}`: {groups.describe(g, data)}" for g in cases)
+        text.extend(f"- {md_code(g.key)}: {groups.describe(g, data)}" for g in cases)
         for k in range(0, len(cases), PANELS_PER_FIGURE):
             part = cases[k : k + PANELS_PER_FIGURE]
             panels = [(f"{g.key} ({len(g.instances)} instances)", g.select(data)) for g in part]
@@ -309,14 +309,17 @@ def _boards(runs: pd.DataFrame, puzzle: str, charts_out: list[Chart]) -> Section
             instance = registry.load_instance(row.instance, puzzle).instance
             problem = rules.verify(instance, row.solution)
         except Exception as err:  # a moved file must not sink the whole report
-            section.text += f"\n- could not draw {row.instance}: {err}"
+            section.text += f"\n- could not draw {md_code(row.instance)}: {md_text(str(err))}"
             continue
         if problem is not None:  # the file was edited after the run: never draw a mismatch
             section.text += (
-                f"\n- not drawn: {row.instance} no longer matches its stored solution ({problem})"
+                f"\n- not drawn: {md_code(row.instance)} no longer matches its stored solution"
+                f" ({md_text(problem, line_start=False)})"
             )
             continue
-        stem = f"{puzzle}-board-{slug(Path(row.instance).name, 60)}"
+        stem = file_stem(  # a file per board, never shared; named by its file's name
+            f"{puzzle}-board-{row.instance}", readable=f"{puzzle}-board-{Path(row.instance).name}"
+        )
         image = _chart(charts_out, stem, _board_figure, puzzle, row.instance, row.solution)
         section.images.append((f"{row.instance} by {row.config}", image))
     return section
@@ -331,7 +334,7 @@ def _markdown(sections: list[Section]) -> str:
         if s.table is not None and not s.table.empty:
             parts.append(markdown_table(s.table) + "\n")
         for caption, image in s.images:
-            parts.append(f"![{caption}]({image})\n")
+            parts.append(f"![{md_text(caption, line_start=False)}]({image})\n")
     return "\n".join(parts)
 
 

@@ -128,6 +128,7 @@ def paper_rc(layout: Layout) -> Iterator[None]:
         "pdf.fonttype": 42,
         "ps.fonttype": 42,
         "svg.fonttype": "none",
+        "text.parse_math": False,  # names are data: `$x$` in a label is not mathtext
         "font.size": layout.font,
         "axes.titlesize": layout.font + 0.5,
         "axes.labelsize": layout.font,

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from bench.analysis.formats import markdown_table, missing
+from bench.analysis.names import md_text
 
 #: verdicts in the order a reviewer needs them
 ORDER = ("regression", "changed", "missing", "new", "not comparable", "improvement", "same")
@@ -67,7 +68,7 @@ def markdown(
     )
     where = f"same machine ({context.machine})" if context.same_machine else "NOT the same machine"
     lines = [
-        f"### {title}",
+        f"### {md_text(title, line_start=False)}",
         "",
         *([gate_line, ""] if gate_line else []),
         f"{lead} — {_counts_line(counts)}",
@@ -88,7 +89,7 @@ def markdown(
         cells = [_cells(row, context.repeats) for row in ordered(table).itertuples()]
         for row in cells:
             row[0] = f"**{row[0]}**" if row[0] == "regression" else row[0]
-        lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS)))
+        lines.append(markdown_table(pd.DataFrame(cells, columns=HEADERS), markup=("verdict",)))
     return "\n".join(lines)
 
 

@@ -18,7 +18,6 @@ import argparse
 import json
 
 import pandas as pd
-from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis.compare import (
@@ -33,6 +32,7 @@ from bench.analysis.compare import (
     machine,
 )
 from bench.analysis.formats import fitting_console, missing
+from bench.analysis.names import rich_text
 from bench.analysis.sources import Runs, calibration, load_source
 from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
 from bench.outputs import write_output
@@ -195,15 +195,14 @@ def _print_table(
 ) -> None:
     console = fitting_console()
     for note in notes:
-        console.print(note)
-    table = Table(title=title)
+        console.print(rich_text(note))
+    table = Table(title=rich_text(title))
     for header in HEADERS:
         table.add_column(header)
     styles = {"regression": "red", "improvement": "green", "not comparable": "yellow"}
     for row in shown.itertuples():
-        cells = [escape(c) for c in _cells(row)]  # "[options]" in a label is not markup
-        style = styles.get(row.verdict)
-        cells[7] = f"[{style}]{cells[7]}[/]" if style else cells[7]
+        cells = [rich_text(c) for c in _cells(row)]  # "[options]" in a label is not markup
+        cells[7].stylize(styles.get(row.verdict, ""))
         table.add_row(*cells)
     console.print(table)
     console.print(_counts_line(counts), highlight=False)

@@ -22,6 +22,7 @@ import pandas as pd
 
 from bench.ab import Plan, filter_suite, git, repo_root, resolve, suite_text
 from bench.analysis.compare import unsure
+from bench.analysis.names import visible
 from bench.analysis.verdict_text import ordered
 from bench.commands.ab import add_measure_arguments, doubts, run_and_judge
 from models.errors import UsageError
@@ -93,8 +94,12 @@ def main(args: argparse.Namespace) -> int:
         ratio = "" if pd.isna(row.ratio) else (
             f" ratio {row.ratio:.2f} [{row.ratio_low:.2f}, {row.ratio_high:.2f}]"
         )  # fmt: skip
-        print(f"  {row.verdict}: {row.puzzle}/{row.config}/{row.instance} {row.aspect}: "
-              f"{row.reason}{ratio}")  # fmt: skip
+        print(
+            visible(
+                f"  {row.verdict}: {row.puzzle}/{row.config}/{row.instance} {row.aspect}: "
+                f"{row.reason}{ratio}"
+            )
+        )  # fmt: skip  (a name is one line: names.visible)
     for line in probes:
         print(f"  probe: {line}")
     return 0

@@ -19,6 +19,7 @@ from rich.table import Table
 from bench import store
 from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.history import ordered_commits, per_commit, trend_chart
+from bench.analysis.names import rich_text
 from bench.history_folder import load_any
 from bench.outputs import write_output
 from models.errors import UsageError
@@ -71,9 +72,9 @@ def main(args: argparse.Namespace) -> int:
     out = Table(title=f"median solve CPU s [counter=median] per commit ({len(wide)} cases)")
     out.add_column("case", overflow="fold")
     for commit in wide.columns:
-        out.add_column(commit, justify="right")
+        out.add_column(rich_text(commit), justify="right")
     for case, row in wide.iterrows():
-        out.add_row(case, *row)
+        out.add_row(rich_text(case), *map(rich_text, row))  # names and `[k=v]` are not markup
     fitting_console().print(out)
     return 0
 

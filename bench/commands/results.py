@@ -27,6 +27,7 @@ from rich.table import Table
 
 from bench import store
 from bench.analysis.formats import cell, latex_table, markdown_table, missing
+from bench.analysis.names import rich_text
 from bench.analysis.stats import ANSWERED, options_text, run_time
 from bench.analysis.tables import per_instance, summary, with_config
 from bench.outputs import check_output, write_output
@@ -149,7 +150,7 @@ def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
     for name in columns:
         table.add_column(name, overflow="fold")
     for _, row in data.iterrows():
-        table.add_row(*(_cell(row[c]) for c in columns))
+        table.add_row(*(rich_text(_cell(row[c])) for c in columns))  # names are not markup
     width = max(120, 14 * len(columns)) if wide else None
     if width is None and not Console().is_terminal:
         width = 200  # a pipe or a log: do not squeeze the columns into 80 characters

@@ -29,7 +29,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import environment, execute, limits, lost, measure, skips, store, suites
+from bench import environment, execute, limits, lost, measure, skips, store, suites, sweep_lock
 from bench.analysis.formats import fitting_console
 from bench.commands.solve import add_max_cells, apply_max_cells, default_memory_limit_mb
 from bench.plan import (
@@ -144,7 +144,7 @@ def main(args: argparse.Namespace) -> int:
             raise UsageError("--resume runs the stored plan: leave out the filters")
         if not Path(args.store).is_file():
             raise UnknownRunError(f"{args.store}: no results store here to resume from")
-        with store.connect(args.store) as conn:
+        with store.connect(args.store) as conn, sweep_lock.hold(args.store, args.resume):
             sweep_row = store.sweep(conn, args.resume)
             run_id, suite_name = args.resume, sweep_row["suite"]
             if args.suite:
@@ -185,7 +185,7 @@ def main(args: argparse.Namespace) -> int:
     run_id = execute.new_run_id()
     _reachable(args)  # before the sweep is stored: an unreachable scheduler leaves nothing
     env = _warm(plan)
-    with store.connect(args.store) as conn:
+    with store.connect(args.store) as conn, sweep_lock.hold(args.store, run_id):
         store.start_sweep(conn, run_id, _sweep_row(suite, plan, args, wanted))
         store.save_environment(conn, run_id, env)
         code, _ = _run(conn, console, args, run_id, suite.name, plan, suite.instances, env)
@@ -267,6 +267,7 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
         f"run {run_id}: suite {suite_name}, {len(plan)} planned, {len(todo)} to run"
         f" (calibration {env.get('calibration_s', '?')} s)",
         highlight=False,
+        markup=False,  # a suite's file name is data
     )
     previous = signal.signal(signal.SIGTERM, _terminate)
     progress = SweepProgress(len(plan), len(plan) - len(todo), f"{suite_name}")

@@ -12,11 +12,11 @@ import argparse
 import json
 import sys
 
-from rich.markup import escape
 from rich.table import Table
 
 from bench.analysis import paired
 from bench.analysis.formats import fitting_console, markdown_table
+from bench.analysis.names import rich_text
 from bench.analysis.sources import load_runs
 from bench.analysis.tables import per_instance, with_config
 from bench.store_layout import DEFAULT_STORE
@@ -58,11 +58,11 @@ def main(args: argparse.Namespace) -> int:
         return 0
     console = fitting_console()
     for puzzle, group in text.groupby("puzzle", sort=True):
-        table = Table(title=escape(f"{puzzle}: paired comparison, A against B"))
+        table = Table(title=rich_text(f"{puzzle}: paired comparison, A against B"))
         for column in group.columns[1:]:
             table.add_column(column, justify="left" if column in ("A", "B") else "right")
         for row in group.itertuples(index=False):
-            table.add_row(*(escape(str(v)) for v in row[1:]))  # `[k=v]` is not markup
+            table.add_row(*(rich_text(v) for v in row[1:]))  # `[k=v]` is not markup
         console.print(table)
     console.print(paired.method_text(), highlight=False)
     return 0
