@@ -400,7 +400,7 @@ def _read_arrow_here(adbc: Any, store_path: str | Path, sql: str, params: list) 
                 tables.append(cursor.fetch_arrow_table())
     except Exception:  # any failure of the fast path: read through sqlite3
         return None
-    return _concat(tables).to_pandas()
+    return _concat(tables).to_pandas(use_threads=False)  # no pool of threads left behind
 
 
 def _concat(tables: list) -> Any:

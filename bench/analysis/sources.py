@@ -17,6 +17,7 @@ import pandas as pd
 
 from bench import run_numbers, store
 from bench.outputs import write_output
+from bench.record import FIELD_NAMES
 from models.errors import UsageError
 
 BASELINE_DIR = Path("results/baseline")
@@ -32,8 +33,20 @@ class Runs:
     note: str = ""
 
 
-def load_source(text: str, store_path: str | Path) -> Runs:
-    """A file path, then a baseline name, then a run id: the first that exists wins."""
+#: what statistics, tables and charts read of a run: not its counters (a million runs'
+#: counters are a gigabyte of dicts) nor its solution
+ANALYSIS_FIELDS: tuple[str, ...] = tuple(
+    f for f in FIELD_NAMES if f not in ("counters", "solution")
+)
+#: the report draws a few solved boards too (each distinct solution is read once)
+REPORT_FIELDS: tuple[str, ...] = (*ANALYSIS_FIELDS, "solution")
+#: compare judges by counters; it never reads a solution
+COMPARE_FIELDS: tuple[str, ...] = tuple(f for f in FIELD_NAMES if f != "solution")
+
+
+def load_source(text: str, store_path: str | Path, columns: tuple[str, ...] | None = None) -> Runs:
+    """A file path, then a baseline name, then a run id: the first that exists wins.
+    ``columns``: the run fields to read from a store (None: every one)."""
     path = Path(text)
     if path.is_file():
         return _from_file(path)
@@ -44,18 +57,21 @@ def load_source(text: str, store_path: str | Path) -> Runs:
     state = store.sweep_states(store_path)[run_id]
     return Runs(
         run_id,
-        store.load(store_path, run_id),
+        store.load(store_path, run_id, columns=columns),
         store.environments(store_path, [run_id]),
         state.problem(),
     )
 
 
 def load_runs(
-    texts: list[str], store_path: str | Path, puzzle: str | None = None
+    texts: list[str],
+    store_path: str | Path,
+    puzzle: str | None = None,
+    columns: tuple[str, ...] | None = None,
 ) -> tuple[list[Runs], pd.DataFrame]:
     """The named sources and their runs merged, each with its runs not run (``with_not_run``);
     only ``puzzle``'s when given, which is bad input when no run has it."""
-    sources = [load_source(text, store_path) for text in texts]
+    sources = [load_source(text, store_path, columns) for text in texts]
     for source in sources:  # a sweep that ended with no run, or did not finish, says so
         if source.runs.empty:
             raise UsageError(source.note or f"{source.label}: holds no runs")
@@ -80,8 +96,9 @@ def with_not_run(source: Runs, store_path: str | Path) -> pd.DataFrame:
     if skipped.empty:
         return runs
     solvers = dict(zip(runs["encoding"], runs["solver"], strict=True)) if len(runs) else {}
+    if "counters" in runs:
+        skipped = skipped.assign(counters=[{} for _ in range(len(skipped))])
     extra = skipped.drop(columns="reason").assign(
-        counters=[{} for _ in range(len(skipped))],
         solver=[solvers.get(e, "") for e in skipped["encoding"]],
         status="timeout",
         verified=False,

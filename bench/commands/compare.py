@@ -33,7 +33,7 @@ from bench.analysis.compare import (
 )
 from bench.analysis.formats import fitting_console, missing
 from bench.analysis.names import rich_text
-from bench.analysis.sources import Runs, calibration, load_source
+from bench.analysis.sources import COMPARE_FIELDS, Runs, calibration, load_source
 from bench.analysis.verdict_text import Context, gate_line, markdown, ordered
 from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
@@ -68,7 +68,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     check_threshold(args.threshold, "--threshold")
     check_threshold(args.time_threshold, "--time-threshold")
-    base, cur = load_source(args.baseline, args.store), load_source(args.current, args.store)
+    base = load_source(args.baseline, args.store, COMPARE_FIELDS)
+    cur = load_source(args.current, args.store, COMPARE_FIELDS)
     if base.runs.empty:
         raise UsageError(
             f"{base.label}: the baseline holds no runs: nothing to hold the current to"

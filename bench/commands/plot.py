@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from bench.analysis.sources import load_runs
+from bench.analysis.sources import REPORT_FIELDS, load_runs
 from bench.outputs import write_output
 from bench.store_layout import DEFAULT_STORE
 from models.errors import UsageError
@@ -50,7 +50,7 @@ def main(args: argparse.Namespace) -> int:
     from bench.analysis.style import PAPER, paper_rc
     from bench.analysis.tables import per_instance, with_config
 
-    runs = load_runs(args.runs, args.store, args.puzzle)[1]
+    runs = load_runs(args.runs, args.store, args.puzzle, columns=REPORT_FIELDS)[1]
     puzzles = sorted(set(runs["puzzle"]))
     if len(puzzles) != 1:
         raise UsageError(

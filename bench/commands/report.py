@@ -12,7 +12,7 @@ import argparse
 import signal
 from pathlib import Path
 
-from bench.analysis.sources import load_runs
+from bench.analysis.sources import REPORT_FIELDS, load_runs
 from bench.commands import positive_whole_number
 from bench.store_layout import DEFAULT_STORE
 
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from bench.analysis.report import write_report  # matplotlib: paid only by this command
 
-    sources, runs = load_runs(args.runs, args.store)
+    sources, runs = load_runs(args.runs, args.store, columns=REPORT_FIELDS)
     environments = [{"run_id": r, **e} for s in sources for r, e in s.environments.items()]
     out = Path(args.out) if args.out else REPORTS_DIR / "+".join(s.label for s in sources)
     svg, jobs = getattr(args, "svg", False), getattr(args, "jobs", None)  # `run` passes neither

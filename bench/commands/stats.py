@@ -17,7 +17,7 @@ from rich.table import Table
 from bench.analysis import paired
 from bench.analysis.formats import fitting_console, markdown_table
 from bench.analysis.names import rich_text
-from bench.analysis.sources import load_runs
+from bench.analysis.sources import ANALYSIS_FIELDS, load_runs
 from bench.analysis.tables import per_instance, with_config
 from bench.store_layout import DEFAULT_STORE
 
@@ -38,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    instances = per_instance(with_config(load_runs(args.runs, args.store, args.puzzle)[1]))
+    runs = load_runs(args.runs, args.store, args.puzzle, columns=ANALYSIS_FIELDS)[1]
+    instances = per_instance(with_config(runs))
     pairs = paired.paired(instances, args.puzzle, args.pairs)
     if args.format == "json":
         doc = {
