@@ -42,7 +42,8 @@ from models import registry
 from models.base import ERROR, INFEASIBLE, SOLVED, WRONG
 from models.errors import SweepStopped, UsageError
 
-#: stored solutions larger than this (JSON characters) are dropped from the record
+#: stored solutions larger than this (JSON characters) are dropped from the record, but for
+#: a ``wrong`` run's: the answer the checker refused is always kept
 MAX_SOLUTION_CHARS = 200_000
 
 
@@ -110,7 +111,11 @@ class Sweep:
         cls = registry.get_encoding(planned.puzzle, planned.encoding)
         key = f"{planned.puzzle}/{planned.encoding}"
         solution = result.solution
-        if solution is not None and len(json.dumps(solution)) > MAX_SOLUTION_CHARS:
+        if (  # a wrong answer is evidence: kept whatever its size
+            solution is not None
+            and result.status != WRONG
+            and len(json.dumps(solution)) > MAX_SOLUTION_CHARS
+        ):
             solution = None
         record = RunRecord.assemble(
             planned,
