@@ -44,7 +44,7 @@ from models.errors import SweepStopped, UsageError
 
 #: stored solutions larger than this (JSON characters) are dropped from the record, but for
 #: a ``wrong`` run's: the answer the checker refused is always kept
-MAX_SOLUTION_CHARS = 200_000
+MAX_SOLUTION_CHARS = int(os.environ.get("PUZZLE_BENCH_MAX_SOLUTION_CHARS", "200000"))
 
 
 def new_run_id() -> str:

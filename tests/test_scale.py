@@ -13,6 +13,8 @@ from bench import store
 from bench.analysis.stats import instance_status, instance_statuses
 from models.base import STATUSES
 from tests.benchmarks.scale import build
+from tests.conftest import run_cli
+from tests.stubs import stub_env
 
 
 @settings(max_examples=300, deadline=None)
@@ -46,3 +48,22 @@ def test_a_study_store_keeps_under_500_bytes_a_run_and_each_solution_once(tmp_pa
         assert conn.execute("SELECT COUNT(*) FROM runs WHERE solution IS NOT NULL").fetchone()[
             0
         ] == len(solved)
+
+
+def test_a_wrong_answer_is_kept_whatever_its_size(tmp_path: Path) -> None:
+    """The checker's refusal is evidence: a ``wrong`` run keeps its answer even past the size
+    at which solved runs drop theirs (run_cli with a tiny cap set through the stub's board)."""
+    suite = tmp_path / "wrong.toml"
+    suite.write_text(
+        '[[cases]]\nname = "liar"\npuzzle = "knights_tour"\n'
+        'instances = ["gen:knights_tour:30x30:0"]\nencodings = ["stub-wrong"]\n'
+    )
+    path = tmp_path / "s.sqlite"
+    done = run_cli(
+        "run", "--suite", str(suite), "--store", str(path), "--no-report",
+        env={**stub_env(), "PUZZLE_BENCH_MAX_SOLUTION_CHARS": "100"},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr  # a wrong answer fails the sweep
+    runs = store.load(path, "latest", columns=["status", "solution"])
+    assert list(runs["status"]) == ["wrong"]
+    assert len(runs["solution"].iloc[0]["tour"]) == 900
