@@ -154,7 +154,8 @@ COMMANDS: dict[str, list[str]] = {
     "results latex": ["results", "{run}", "--format", "latex", "--out", "{out}.tex"],
 }
 HISTORY_COMMANDS: dict[str, list[str]] = {
-    "history": ["history", "--format", "md"],
+    "history": ["history", "--format", "md", "--store", "{store}"],
+    "publish": ["publish", "{store}", "--out", "{out}-site"],
 }
 
 
@@ -173,8 +174,10 @@ def measure(
         if only and name not in only:
             continue
         with tempfile.TemporaryDirectory() as folder:
-            argv = [a.format(run=run_id, out=f"{folder}/out") for a in args]
-            wall, peak, code, err = _timed([*argv, "--store", str(path)], timeout_s)
+            argv = [a.format(run=run_id, out=f"{folder}/out", store=path) for a in args]
+            if "{store}" not in args:
+                argv += ["--store", str(path)]
+            wall, peak, code, err = _timed(argv, timeout_s)
         doc["rows"].append(
             {"command": name, "wall_s": wall, "peak_mb": peak, "exit": code, "stderr": err}
         )
