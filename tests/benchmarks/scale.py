@@ -166,7 +166,19 @@ def measure(
     run_id = store.resolve_run_id(store_path, "latest")
     runs = sum(store.sweep_states(store_path)[r].stored for r in [run_id])
     size = store_path.stat().st_size
-    doc = {"runs": runs, "store_bytes": size, "bytes_per_run": size / max(runs, 1), "rows": []}
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    doc = {
+        "runs": runs,
+        "store_bytes": size,
+        "bytes_per_run": size / max(runs, 1),
+        "commit": commit,
+        "measured_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "load_average": os.getloadavg()[0],
+        "cores": len(os.sched_getaffinity(0)),
+        "rows": [],
+    }
     jobs = [(name, args, store_path) for name, args in COMMANDS.items()]
     if history is not None:
         jobs += [(name, args, history) for name, args in HISTORY_COMMANDS.items()]
@@ -179,7 +191,14 @@ def measure(
                 argv += ["--store", str(path)]
             wall, peak, code, err = _timed(argv, timeout_s)
         doc["rows"].append(
-            {"command": name, "wall_s": wall, "peak_mb": peak, "exit": code, "stderr": err}
+            {
+                "command": name,
+                "wall_s": wall,
+                "peak_mb": peak,
+                "exit": code,
+                "load_average": os.getloadavg()[0],
+                "stderr": err,
+            }
         )
         print(f"{name}: {wall:.1f} s, {peak:.0f} MB, exit {code}", file=sys.stderr)
     return doc
