@@ -17,6 +17,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Iterable, Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,13 @@ def main(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         text = flat(frame, args.counters).to_csv(index=False)
     elif args.format == "json":
-        text = json.dumps(results_json(frame, envs, args.counters), indent=1, default=_plain) + "\n"
+        chunks = results_json_text(frame, envs, args.counters)
+        if not args.out:
+            sys.stdout.writelines(chunks)
+            return 0
+        write_output(args.out, lambda tmp: _write_chunks(tmp, chunks))
+        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
+        return 0
     elif args.format in ("latex", "markdown"):
         text = paper_table(frame, run_id, args.format, args.table)
     elif args.format == "pytest-benchmark":
@@ -139,6 +146,48 @@ def results_json(
 #: beyond this many runs the table is plain aligned columns: rich measures every cell of
 #: every row to draw its boxes, which takes minutes for a study of a hundred thousand runs
 BOXED_ROWS = 1_000
+
+
+def results_json_text(
+    frame: pd.DataFrame, environments: dict[str, dict], counters: str = "json"
+) -> Iterator[str]:
+    """``results_json`` as the text ``json.dumps(..., indent=1)`` gives, made a chunk of
+    runs at a time (a million runs' JSON is never one string, nor a million dicts at once)."""
+    data = store.counters_long(frame) if counters == "long" else frame
+    if counters == "wide":
+        data = store.flatten(frame)
+    head = {
+        "format": RESULTS_FORMAT,
+        "run_ids": sorted(set(frame["run_id"])),
+        "environments": environments,
+    }
+    name = "counters" if counters == "long" else "runs"
+    text = json.dumps(head, indent=1, default=_plain)
+    if data.empty:
+        yield text[:-2] + f',\n "{name}": []\n}}\n'
+        return
+    yield text[:-2] + f',\n "{name}": [\n'
+    columns = list(data.columns)
+    for start in range(0, len(data), JSON_CHUNK_ROWS):
+        chunk = data.iloc[start : start + JSON_CHUNK_ROWS]
+        rows = [
+            {c: _plain(v) for c, v in zip(columns, values, strict=True)}
+            for values in chunk.itertuples(index=False, name=None)
+        ]
+        items = (
+            "  " + json.dumps(row, indent=1, default=_plain).replace("\n", "\n  ") for row in rows
+        )
+        yield ("" if start == 0 else ",\n") + ",\n".join(items)
+    yield "\n ]\n}\n"
+
+
+#: runs turned into JSON text at a time by ``results_json_text``
+JSON_CHUNK_ROWS = 20_000
+
+
+def _write_chunks(path: Path, chunks: Iterable[str]) -> None:
+    with open(path, "w") as out:
+        out.writelines(chunks)
 
 
 def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
