@@ -74,7 +74,13 @@ def main(args: argparse.Namespace) -> int:
     frame = store.load(args.store, [run_id])
     envs = store.environments(args.store, [run_id])
     if args.format == "table":
-        text = table_text(frame, run_id, wide=args.wide or bool(args.out))
+        chunks = table_chunks(frame, run_id, wide=args.wide or bool(args.out))
+        if not args.out:
+            sys.stdout.writelines(chunks)
+            return 0
+        write_output(args.out, lambda tmp: _write_chunks(tmp, chunks))
+        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
+        return 0
     elif args.format == "csv":
         text = flat(frame, args.counters).to_csv(index=False)
     elif args.format == "json":
@@ -126,33 +132,13 @@ def flat(frame: pd.DataFrame, counters: str = "json") -> pd.DataFrame:
     return store.as_json_text(store.flatten(frame) if counters == "wide" else frame)
 
 
-def results_json(
-    frame: pd.DataFrame, environments: dict[str, dict], counters: str = "json"
-) -> dict[str, Any]:
-    """The runs (``"runs"``) or, with ``counters="long"``, the counters' long table
-    (``"counters"``), with the sweep's environments."""
-    data = store.counters_long(frame) if counters == "long" else frame
-    if counters == "wide":
-        data = store.flatten(frame)
-    rows = [{name: _plain(row[name]) for name in data.columns} for _, row in data.iterrows()]
-    return {
-        "format": RESULTS_FORMAT,
-        "run_ids": sorted(set(frame["run_id"])),
-        "environments": environments,
-        "counters" if counters == "long" else "runs": rows,
-    }
-
-
-#: beyond this many runs the table is plain aligned columns: rich measures every cell of
-#: every row to draw its boxes, which takes minutes for a study of a hundred thousand runs
-BOXED_ROWS = 1_000
-
-
 def results_json_text(
     frame: pd.DataFrame, environments: dict[str, dict], counters: str = "json"
 ) -> Iterator[str]:
-    """``results_json`` as the text ``json.dumps(..., indent=1)`` gives, made a chunk of
-    runs at a time (a million runs' JSON is never one string, nor a million dicts at once)."""
+    """The runs (``"runs"``) or, with ``counters="long"``, the counters' long table
+    (``"counters"``), with the sweep's environments: the text ``json.dumps(..., indent=1)``
+    gives of that document, made a chunk of runs at a time (a million runs' JSON is never
+    one string, nor a million dicts at once)."""
     data = store.counters_long(frame) if counters == "long" else frame
     if counters == "wide":
         data = store.flatten(frame)
@@ -190,11 +176,24 @@ def _write_chunks(path: Path, chunks: Iterable[str]) -> None:
         out.writelines(chunks)
 
 
-def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
+#: beyond this many runs the table is plain aligned columns: rich measures every cell of
+#: every row to draw its boxes, which takes minutes for a study of a hundred thousand runs
+BOXED_ROWS = 1_000
+
+
+def table_chunks(frame: pd.DataFrame, run_id: str, wide: bool) -> Iterator[str]:
+    """The table's text: boxed by rich up to BOXED_ROWS runs, else plain aligned columns
+    made a chunk of rows at a time."""
     data = flat(frame) if wide else frame
     columns = list(data.columns) if wide else list(TERMINAL_COLUMNS)
     if len(data) > BOXED_ROWS:
         return plain_table(data, columns, f"run {run_id}: {len(frame)} runs")
+    return iter([table_text(frame, run_id, wide)])
+
+
+def table_text(frame: pd.DataFrame, run_id: str, wide: bool) -> str:
+    data = flat(frame) if wide else frame
+    columns = list(data.columns) if wide else list(TERMINAL_COLUMNS)
     table = Table(title=f"run {run_id}: {len(frame)} runs")
     for name in columns:
         table.add_column(name, overflow="fold")
@@ -324,7 +323,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def plain_table(data: pd.DataFrame, columns: list[str], title: str) -> str:
+def plain_table(data: pd.DataFrame, columns: list[str], title: str) -> Iterator[str]:
     """The table as aligned plain columns (two spaces apart), the cells as the boxed table
     writes them; a chunk of rows at a time, so only one chunk's cells are ever text."""
     widths = {c: len(c) for c in columns}
@@ -332,12 +331,11 @@ def plain_table(data: pd.DataFrame, columns: list[str], title: str) -> str:
         chunk = data.iloc[start : start + 50_000]
         for c in columns:
             widths[c] = max(widths[c], max(len(_cell(v)) for v in chunk[c]))
-    lines = [title, "  ".join(c.ljust(widths[c]) for c in columns).rstrip()]
+    yield title + "\n" + "  ".join(c.ljust(widths[c]) for c in columns).rstrip() + "\n"
     for start in range(0, len(data), 50_000):
         chunk = data.iloc[start : start + 50_000]
         cells = [[_cell(v).ljust(widths[c]) for v in chunk[c]] for c in columns]
-        lines.extend("  ".join(row).rstrip() for row in zip(*cells, strict=True))
-    return "\n".join(lines) + "\n"
+        yield "".join("  ".join(row).rstrip() + "\n" for row in zip(*cells, strict=True))
 
 
 def _cell(value: Any) -> str:
