@@ -111,8 +111,32 @@ def load(folder: Path) -> pd.DataFrame:
     return runs
 
 
-#: what history and publish read of a store's runs (never the solutions)
-HISTORY_FIELDS = tuple(f for f in FIELD_NAMES if f != "solution")
+#: what history and publish read of a store's runs: a case's key, its times, status and
+#: counters (a hundred sweeps of a study are a million runs: no solution, hash or host)
+HISTORY_FIELDS = (
+    "run_id",
+    "started_at",
+    "suite",
+    "case",
+    "puzzle",
+    "instance",
+    "size",
+    "cells",
+    "encoding",
+    "options",
+    "solver",
+    "repeat",
+    "seed",
+    "threads",
+    "time_limit_s",
+    "status",
+    "build_s",
+    "build_cpu_s",
+    "solve_s",
+    "wall_s",
+    "cpu_s",
+    "counters",
+)
 
 
 def load_any(source: str | Path, suite: str | None = None) -> pd.DataFrame:
