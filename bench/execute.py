@@ -143,6 +143,7 @@ class Sweep:
                 store.mark_wrong(self.conn, other)
         self.records.append(record)
         self.on_record(record)
+        record.solution = None  # stored: a long sweep's parent (forked per run) stays small
         return record
 
     def lose(self, planned: PlannedRun, reason: str) -> None:

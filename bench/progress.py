@@ -32,7 +32,9 @@ from bench.plan import PlannedRun
 from bench.record import RunRecord
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
-REFRESH_S = 0.25
+#: the bar is redrawn at most this often (a forced redraw per run cost a sweep of short
+#: runs more than the runs: docs/experiments/runner-overhead.md)
+REFRESH_S = 0.1
 
 
 class SweepProgress:
@@ -72,12 +74,12 @@ class SweepProgress:
 
     def started(self, planned: PlannedRun) -> None:
         self.current = visible(f"{planned.case}: {planned.encoding} {planned.instance}")
-        self.tick(force=True)
+        self.tick()
 
     def finished(self, record: RunRecord) -> None:
         took = "" if record.wall_s is None else f" {record.wall_s:.3f} s"
         self._advance(record, record.status, f"{record.status}{took}")
-        self.tick(force=True)
+        self.tick()
 
     def skipped(self, planned: PlannedRun, reason: str) -> None:
         """A planned run that will not run (``bench.schedule``): counted done, status skipped."""
