@@ -91,6 +91,10 @@ class SweepProgress:
         self._advance(planned, "lost", f"lost ({first})")
         self.tick(force=True)
 
+    def note(self, line: str) -> None:
+        """One line of news (e.g. waiting for Dask workers), above the bar on a terminal."""
+        self.console.print(line, markup=False, highlight=False, soft_wrap=True)
+
     def _advance(self, run: RunRecord | PlannedRun, status: str, outcome: str) -> None:
         """One more run done: the bar moves, or (not on a terminal) one line is printed."""
         self.done += 1
@@ -132,16 +136,22 @@ def summary_table(
     run_id: str,
     seconds: float | None = None,
     skipped: list[PlannedRun] | None = None,
+    ran: int | None = None,
+    before: int = 0,
 ) -> Table:
     """Per puzzle x configuration (``tables.with_config``, the report's labels, so option
     sweeps stay apart): run status counts, runs of the encoding not run (``skipped``: after
     a timeout on a smaller board), median time with IQR, PAR-2 (the report's, per
-    instance), median wall and overhead."""
+    instance), median wall and overhead. The title counts the ``ran`` runs this session
+    stored (default: all) and the ``before`` ones an earlier session stored or skipped."""
     frame = pd.DataFrame([r.to_row() for r in records])
     not_run = Counter((p.puzzle, p.encoding) for p in skipped or [])
-    title = f"run {run_id}: {len(records)} runs"
+    ran = len(records) if ran is None else ran
+    title = f"run {run_id}: {ran} run{'' if ran == 1 else 's'}"
     if seconds is not None:
         title += f" in {seconds:.1f} s"
+    if before:  # a resume: the table shows the whole sweep, the title this session's runs
+        title += f" (and {before} stored before)"
     table = Table(title=title)
     columns = ("puzzle", "configuration", "solved", "infeas", "timeout", "memout", "wrong",
                "error", "not run", "time s (IQR)", "PAR-2 s", "wall s", "ovh ms")  # fmt: skip
