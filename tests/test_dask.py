@@ -221,7 +221,9 @@ def test_no_worker_left_is_said_with_the_runs_that_remain(tmp_path: Path) -> Non
             command, cwd=ROOT, env=stub_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
-        threading.Timer(90, sweep.kill).start()  # never hang the suite: EOF ends the loop
+        timer = threading.Timer(90, sweep.kill)  # never hang the suite: EOF ends the loop
+        timer.daemon = True
+        timer.start()
         line = sweep.stderr.readline()  # blocks until the sweep says something on stderr
         while line and "waiting for Dask workers" not in line:
             line = sweep.stderr.readline()
