@@ -224,8 +224,10 @@ def _next_run(
     item, skipped = gate.take(queue)
     for run, reason in skipped:
         sweep.skip(run, reason, _size_in(instances, run))
+    if item is None and not busy and gate.parked:
+        gate.unpark_all()  # cannot happen (a wait needs a run pending)
     if item is None and not busy and queue:
-        item = queue.popleft()  # cannot happen (a wait needs a run pending)
+        item = queue.popleft()
     return item
 
 
@@ -246,8 +248,8 @@ def run_local(
     active: dict[int, tuple[PlannedRun, RunningRun, str, int | None]] = {}
     host = socket.gethostname()
     try:
-        while queue or active:
-            while queue and len(active) < max(1, jobs):
+        while queue or active or gate.parked:
+            while (queue or gate.parked) and len(active) < max(1, jobs):
                 item = _next_run(gate, queue, sweep, instances, busy=bool(active))
                 if item is None:
                     break
@@ -259,7 +261,7 @@ def run_local(
                     if not lost.is_machine_error(err):
                         raise
                     why = f"cannot make a run's temporary files: {err.strerror} ({err.filename})"
-                    raise sweep.stopped(why, len(active), len(queue) + 1) from None
+                    raise sweep.stopped(why, len(active), len(queue) + gate.parked + 1) from None
                 active[run.pid] = (item, run, now_iso(), core)
                 if on_start:
                     on_start(item)
@@ -275,7 +277,7 @@ def run_local(
                 record = sweep.record(item, result, started_at, instances.get(key), host)
                 _finished(gate, item, record)
             if sweep.stop_reason:  # the runs still in flight are stopped below, not stored
-                raise sweep.stopped(sweep.stop_reason, len(active), len(queue))
+                raise sweep.stopped(sweep.stop_reason, len(active), len(queue) + gate.parked)
             if on_tick:
                 on_tick()
     finally:
@@ -446,10 +448,10 @@ def run_dask(
         def submit_ready() -> None:
             nonlocal in_flight
             slots = BATCHES_PER_WORKER * max(1, workers_now())
-            while queue and len(batches) < slots:
-                size = sizer.size(len(queue) + in_flight, slots)
+            while (queue or gate.parked) and len(batches) < slots:
+                size = sizer.size(len(queue) + gate.parked + in_flight, slots)
                 batch: list[PlannedRun] = []
-                while queue and len(batch) < size:
+                while (queue or gate.parked) and len(batch) < size:
                     busy = bool(batches) or bool(batch)
                     item = _next_run(gate, queue, sweep, instances, busy=busy)
                     if item is None:
@@ -480,7 +482,7 @@ def run_dask(
                     last_notice is None or now - last_notice >= NO_WORKER_NOTICE_S
                 ):
                     last_notice = now
-                    left = in_flight + len(queue)
+                    left = in_flight + len(queue) + gate.parked
                     say(f"waiting for Dask workers: none is connected to {scheduler};"
                         f" {left} run{'s' if left != 1 else ''} remain")  # fmt: skip
                 continue
@@ -497,7 +499,7 @@ def run_dask(
                         for item in batch:
                             sweep.lose(item, f"{type(err).__name__}: {err}")
                         why = f"lost the connection to the scheduler at {scheduler}"
-                        raise sweep.stopped(why, in_flight, len(queue)) from None
+                        raise sweep.stopped(why, in_flight, len(queue) + gate.parked) from None
                     replies = [remote.lost_reply(f"{type(err).__name__}: {err}")] * len(batch)
                     seconds = 0.0  # e.g. KilledWorker: each run of the batch is lost
                 measured = [r for r in replies if not r.get("lost")]
@@ -506,7 +508,7 @@ def run_dask(
                 for item, reply in zip(batch, replies, strict=True):
                     _stored_reply(sweep, gate, instances, item, reply)
                 if sweep.stop_reason:
-                    raise sweep.stopped(sweep.stop_reason, in_flight, len(queue))
+                    raise sweep.stopped(sweep.stop_reason, in_flight, len(queue) + gate.parked)
             submit_ready()
             if on_tick:
                 on_tick()

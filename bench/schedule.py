@@ -52,6 +52,13 @@ class SizeGate:
         self._unfinished: dict[tuple, Counter[int]] = {}
         #: config -> (cells, size, instance) of its smallest board that hit a limit
         self.stopped: dict[tuple, tuple[int, str, str]] = {}
+        #: config -> its runs taken out of the queue to wait for a smaller board (plan
+        #: order), put back at the queue's front once that board finished: ``take`` never
+        #: looks at a waiting run twice, so a plan with its large boards first (thousands
+        #: of seeds) costs no scan of the waiting runs per run taken
+        self._parked: dict[tuple, list[PlannedRun]] = {}
+        self.parked = 0  # runs waiting there (not in the queue, not yet run)
+        self._queue: deque[PlannedRun] | None = None
         for run in todo:
             key, n = self._info(run)
             if n is not None:
@@ -83,6 +90,27 @@ class SizeGate:
         hit = status in LIMIT_HIT and not gave_up(status, wall_s, run.time_limit_s)
         if hit and (key not in self.stopped or n < self.stopped[key][0]):
             self.stopped[key] = (n, self._sizes[(run.puzzle, run.instance)], run.instance)
+        if key in self._parked:
+            self._unpark(key)
+
+    def _unpark(self, key: tuple, every: bool = False) -> None:
+        """Put the parked runs of a config that need not wait any more (or are to be
+        skipped now; ``every``: all) back at the front of the queue, in plan order."""
+        free: list[PlannedRun] = []
+        still: list[PlannedRun] = []
+        for run in self._parked.pop(key):
+            go = every or self.skip_reason(run) is not None or not self.waits(run)
+            (free if go else still).append(run)
+        if still:
+            self._parked[key] = still
+        self.parked -= len(free)
+        if self._queue is not None:
+            self._queue.extendleft(reversed(free))
+
+    def unpark_all(self) -> None:
+        """Every parked run back into the queue (a parent with nothing in flight)."""
+        for key in list(self._parked):
+            self._unpark(key, every=True)
 
     def skip_reason(self, run: PlannedRun) -> str | None:
         """Why ``run`` is not to be run, or None."""
@@ -104,10 +132,12 @@ class SizeGate:
         self, queue: deque[PlannedRun]
     ) -> tuple[PlannedRun | None, list[tuple[PlannedRun, str]]]:
         """The first queued run that may start now (removed from the queue), and the runs
-        found skipped on the way (removed too, with their reasons)."""
+        found skipped on the way (removed too, with their reasons). Runs that must wait
+        are parked (``parked`` counts them) and come back to the queue's front when the
+        smaller board they wait for finished (``finished``)."""
         skipped: list[tuple[PlannedRun, str]] = []
         chosen = None
-        kept: list[PlannedRun] = []
+        self._queue = queue
         while queue:  # the checks of skip_reason and waits, inline: this loop is hot
             run = queue.popleft()
             key, n = self._info(run)
@@ -120,11 +150,11 @@ class SizeGate:
                     continue
                 pending = self._unfinished.get(key)
                 if pending and any(c > 0 and smaller < n for smaller, c in pending.items()):
-                    kept.append(run)
+                    self._parked.setdefault(key, []).append(run)
+                    self.parked += 1
                     continue
             chosen = run
             break
-        queue.extendleft(reversed(kept))
         return chosen, skipped
 
 
