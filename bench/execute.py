@@ -1,9 +1,10 @@
 """Execute planned runs locally or on a Dask cluster; store each record as it finishes.
 
 Local: one single-threaded, solver-free parent forks every run (``bench.measure``) and keeps
-up to ``jobs`` of them going at once. Dask: each run goes to a worker, which starts a
-fresh helper process (``bench.remote``) that forks the run from itself, because forking
-from a worker's thread pool is not safe; the Measurement comes back and the parent stores it.
+up to ``jobs`` of them going at once. Dask: runs go to the workers in batches (one task
+runs several, about 0.5 s of them: no scheduler round trip per short run), where a fresh
+helper process (``bench.remote``) forks each run from itself, because forking from a
+worker's thread pool is not safe; the Measurements come back and the parent stores them.
 
 Either way runs go in plan order through ``bench.schedule.SizeGate``: a configuration that
 hit its limit on a board is not run on larger ones (those runs are stored as skipped, not

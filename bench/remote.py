@@ -3,8 +3,9 @@
 A Dask worker runs tasks in a thread pool, and forking from a threaded process is not
 safe; so each worker thread keeps one single-threaded helper, ``python -m bench.remote``,
 which has imported the registry and the solver libraries once and forks every run from
-itself with ``run_isolated``, exactly like the local executor. Tasks and Measurements
-travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
+itself with ``run_isolated``, exactly like the local executor. A Dask task holds a batch
+of runs (``run_batch_on_worker``), which the helper runs one after the other. Tasks and
+Measurements travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
 replaced, and its run is *lost* (``bench.lost``: not stored, run again by ``--resume``),
 never recorded as the encoding's error: so is a run the helper could not start.
 """
