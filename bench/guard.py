@@ -6,8 +6,10 @@ started by PuLP) is orphaned and would run on until its own limit, and the run's
 temporary files (``*-pulp.mps`` of up to a hundred megabytes) would stay. So a parent
 that starts runs first starts this small process (``python -m bench.guard``, in a session
 of its own so a terminal's Ctrl-C does not reach it) and tells it, over a pipe, each run's
-process group and temporary directory as runs start and end. When the pipe closes (the
-parent exited, however it exited) the guard kills what is left and deletes the folders.
+process group and temporary directory as runs start and end (``+ PGID FOLDER``, ``- PGID``),
+and the empty folders it keeps for later runs (``s 0 FOLDER``, ``bench.measure``). When the
+pipe closes (the parent exited, however it exited) the guard kills what is left and deletes
+the folders.
 
 A guard can itself be killed. The parent keeps its own list of what it announced, and
 ``guard()`` (called as runs start and end, and on every wake-up of a waiting parent:
