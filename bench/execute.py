@@ -81,14 +81,19 @@ class Sweep:
         self.lost: list[tuple[PlannedRun, str]] = []
         #: set when a loss means every later run would be lost too: the sweep stops
         self.stop_reason = ""
-        self.records: list[RunRecord] = store.stored_records(conn, run_id)
-        #: runs this sweep session stored (``records`` holds the earlier sessions' too)
+        #: the runs earlier sessions of this sweep stored (a resume), until ``gate`` read them;
+        #: the runs stored since are not kept here: the parent forks every run, and a copy
+        #: of every record would make each fork of a long sweep dearer (``records`` reads
+        #: them all back from the store once the runs are done)
+        self._earlier: list[RunRecord] = store.stored_records(conn, run_id)
+        self.stored_before = len(self._earlier)
+        #: runs this sweep session stored
         self.ran = 0
         self.skipped: list[tuple[PlannedRun, str]] = skips.stored(conn, run_id)
         self.solved_by: dict[tuple[str, str], str] = {}
         self.claims: dict[tuple[str, str], list[RunRecord]] = {}
         self.refuted = 0
-        for record in self.records:
+        for record in self._earlier:
             self._note(record)
 
     def record(
@@ -146,7 +151,6 @@ class Sweep:
         for other in refuted:
             if other is not record:
                 store.mark_wrong(self.conn, other)
-        self.records.append(record)
         self.ran += 1
         self.on_record(record)
         record.solution = None  # stored: a long sweep's parent (forked per run) stays small
@@ -173,9 +177,15 @@ class Sweep:
     ) -> SizeGate:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
         gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
-        for record in self.records:
+        for record in self._earlier:
             gate.finished(PlannedRun.of(record), record.status, False, record.wall_s)
+        self._earlier = []
         return gate
+
+    def records(self) -> list[RunRecord]:
+        """Every stored run of the sweep (earlier sessions' too), as the store holds them
+        now (refuted claims marked wrong): for the summary, once the runs are done."""
+        return store.stored_records(self.conn, self.run_id)
 
     def _note(self, record: RunRecord) -> list[RunRecord]:
         """Cross-check: mark infeasible claims wrong once the instance has a verified solution."""

@@ -290,11 +290,12 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
         signal.signal(signal.SIGTERM, previous)
     if not sweep.lost:  # a sweep that lost runs stays unfinished, for --resume
         store.finish_sweep(conn, run_id, execute.now_iso())
-    records = sweep.records
     seconds = time.perf_counter() - started
-    before = len(records) - sweep.ran  # stored by an earlier session of this sweep
+    records = sweep.records()
     skipped = [p for p, _ in sweep.skipped]
-    console.print(summary_table(records, run_id, seconds, skipped, ran=sweep.ran, before=before))
+    console.print(
+        summary_table(records, run_id, seconds, skipped, ran=sweep.ran, before=sweep.stored_before)
+    )
     if sweep.refuted:
         console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
     if sweep.skipped:
