@@ -143,7 +143,7 @@ def summary_table(
     sweeps stay apart): run status counts, runs of the encoding not run (``skipped``: after
     a timeout on a smaller board), median time with IQR, PAR-2 (the report's, per
     instance), median wall and overhead. The title counts the ``ran`` runs this session
-    stored (default: all) and the ``before`` ones an earlier session stored or skipped."""
+    stored (default: all) and the ``before`` ones an earlier session stored."""
     frame = pd.DataFrame([r.to_row() for r in records])
     not_run = Counter((p.puzzle, p.encoding) for p in skipped or [])
     ran = len(records) if ran is None else ran
