@@ -20,9 +20,10 @@ for each:
 Not a pytest test (no ``test_`` prefix): it takes minutes. Reproduce the figures of
 docs/experiments/runner-overhead.md with
 
-    python tests/benchmarks/runner_overhead.py --repeat 20 --base-repeat 2 --jobs 2
+    python tests/benchmarks/runner_overhead.py --repeat 16 --base-repeat 6 --jobs 2
 
-and the 100,000-run comparison with ``--repeat 1000 --executor dask local``.
+the 20,000-run pair with ``--repeat 200 --executor dask local``, and 100,000 runs with
+``--repeat 1000``.
 """
 
 from __future__ import annotations
