@@ -1,9 +1,10 @@
 """Execute planned runs locally or on a Dask cluster; store each record as it finishes.
 
 Local: one single-threaded, solver-free parent forks every run (``bench.measure``) and keeps
-up to ``jobs`` of them going at once. Dask: each run goes to a worker, which starts a
-fresh helper process (``bench.remote``) that forks the run from itself, because forking
-from a worker's thread pool is not safe; the Measurement comes back and the parent stores it.
+up to ``jobs`` of them going at once. Dask: runs go to the workers in batches (one task
+runs several, about 0.5 s of them: no scheduler round trip per short run), where a fresh
+helper process (``bench.remote``) forks each run from itself, because forking from a
+worker's thread pool is not safe; the Measurements come back and the parent stores them.
 
 Either way runs go in plan order through ``bench.schedule.SizeGate``: a configuration that
 hit its limit on a board is not run on larger ones (those runs are stored as skipped, not
@@ -26,6 +27,8 @@ import logging
 import os
 import secrets
 import socket
+import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict
@@ -78,12 +81,19 @@ class Sweep:
         self.lost: list[tuple[PlannedRun, str]] = []
         #: set when a loss means every later run would be lost too: the sweep stops
         self.stop_reason = ""
-        self.records: list[RunRecord] = store.stored_records(conn, run_id)
+        #: the runs earlier sessions of this sweep stored (a resume), until ``gate`` read them;
+        #: the runs stored since are not kept here: the parent forks every run, and a copy
+        #: of every record would make each fork of a long sweep dearer (``records`` reads
+        #: them all back from the store once the runs are done)
+        self._earlier: list[RunRecord] = store.stored_records(conn, run_id)
+        self.stored_before = len(self._earlier)
+        #: runs this sweep session stored
+        self.ran = 0
         self.skipped: list[tuple[PlannedRun, str]] = skips.stored(conn, run_id)
         self.solved_by: dict[tuple[str, str], str] = {}
         self.claims: dict[tuple[str, str], list[RunRecord]] = {}
         self.refuted = 0
-        for record in self.records:
+        for record in self._earlier:
             self._note(record)
 
     def record(
@@ -141,8 +151,9 @@ class Sweep:
         for other in refuted:
             if other is not record:
                 store.mark_wrong(self.conn, other)
-        self.records.append(record)
+        self.ran += 1
         self.on_record(record)
+        record.solution = None  # stored: a long sweep's parent (forked per run) stays small
         return record
 
     def lose(self, planned: PlannedRun, reason: str) -> None:
@@ -166,9 +177,15 @@ class Sweep:
     ) -> SizeGate:
         """The size gate for ``todo``, knowing the limits this sweep's stored runs hit."""
         gate = SizeGate(todo, {(r.puzzle, r.instance): _size_in(instances, r) for r in todo})
-        for record in self.records:
+        for record in self._earlier:
             gate.finished(PlannedRun.of(record), record.status, False, record.wall_s)
+        self._earlier = []
         return gate
+
+    def records(self) -> list[RunRecord]:
+        """Every stored run of the sweep (earlier sessions' too), as the store holds them
+        now (refuted claims marked wrong): for the summary, once the runs are done."""
+        return store.stored_records(self.conn, self.run_id)
 
     def _note(self, record: RunRecord) -> list[RunRecord]:
         """Cross-check: mark infeasible claims wrong once the instance has a verified solution."""
@@ -218,8 +235,10 @@ def _next_run(
     item, skipped = gate.take(queue)
     for run, reason in skipped:
         sweep.skip(run, reason, _size_in(instances, run))
+    if item is None and not busy and gate.parked:
+        gate.unpark_all()  # cannot happen (a wait needs a run pending)
     if item is None and not busy and queue:
-        item = queue.popleft()  # cannot happen (a wait needs a run pending)
+        item = queue.popleft()
     return item
 
 
@@ -240,8 +259,8 @@ def run_local(
     active: dict[int, tuple[PlannedRun, RunningRun, str, int | None]] = {}
     host = socket.gethostname()
     try:
-        while queue or active:
-            while queue and len(active) < max(1, jobs):
+        while queue or active or gate.parked:
+            while (queue or gate.parked) and len(active) < max(1, jobs):
                 item = _next_run(gate, queue, sweep, instances, busy=bool(active))
                 if item is None:
                     break
@@ -253,7 +272,7 @@ def run_local(
                     if not lost.is_machine_error(err):
                         raise
                     why = f"cannot make a run's temporary files: {err.strerror} ({err.filename})"
-                    raise sweep.stopped(why, len(active), len(queue) + 1) from None
+                    raise sweep.stopped(why, len(active), len(queue) + gate.parked + 1) from None
                 active[run.pid] = (item, run, now_iso(), core)
                 if on_start:
                     on_start(item)
@@ -269,7 +288,7 @@ def run_local(
                 record = sweep.record(item, result, started_at, instances.get(key), host)
                 _finished(gate, item, record)
             if sweep.stop_reason:  # the runs still in flight are stopped below, not stored
-                raise sweep.stopped(sweep.stop_reason, len(active), len(queue))
+                raise sweep.stopped(sweep.stop_reason, len(active), len(queue) + gate.parked)
             if on_tick:
                 on_tick()
     finally:
@@ -333,6 +352,71 @@ def dask_scheduler(address: str | None, workers: int) -> Iterator[str]:
         cluster.close()
 
 
+#: a Dask task holds as many runs as take about this long (measured as the sweep goes)
+BATCH_TARGET_S = 0.5
+#: and at most this many: a lost worker loses at most one batch of runs
+MAX_BATCH = 200
+#: batches queued or running per worker: one runs while the next waits, no idle worker
+BATCHES_PER_WORKER = 2
+#: with no worker connected, say so (and how many runs remain) at most this often
+NO_WORKER_NOTICE_S = 30.0
+
+
+class _BatchSizer:
+    """How many runs go into the next Dask task: ``BATCH_TARGET_S`` over the seconds a run
+    took in the batches so far (one run a task until a batch came back), at most
+    ``MAX_BATCH``, and never more than an even share of what remains among the workers'
+    batches (so the sweep's end does not wait for one long batch)."""
+
+    def __init__(self) -> None:
+        self.runs, self.seconds = 0, 0.0
+
+    def measured(self, runs: int, seconds: float) -> None:
+        self.runs, self.seconds = self.runs + runs, self.seconds + max(0.0, seconds)
+
+    def size(self, remaining: int, slots: int) -> int:
+        if not self.runs:
+            return 1
+        per_run = self.seconds / self.runs
+        wanted = MAX_BATCH if per_run <= 0 else int(BATCH_TARGET_S / per_run)
+        share = -(-remaining // max(1, slots))  # ceil
+        return max(1, min(wanted, MAX_BATCH, share))
+
+
+class _WorkerCount:
+    """Workers connected to the scheduler, asked at most every ``every`` seconds (each ask
+    is a round trip to the scheduler)."""
+
+    def __init__(self, client, every: float = 2.0) -> None:
+        self.client, self.every = client, every
+        self._count, self._at = 0, None
+
+    def __call__(self, fresh: bool = False) -> int:
+        now = time.monotonic()
+        if fresh or self._at is None or now - self._at >= self.every:
+            try:
+                self._count = len(self.client.scheduler_info().get("workers", {}))
+            except Exception:
+                self._count = 0
+            self._at = now
+        return self._count
+
+
+def _completed(batches: dict, client) -> list:
+    """The batches done within a second (those cancelled with a lost scheduler too)."""
+    from distributed import wait
+
+    try:
+        done, _ = wait(list(batches), timeout=1.0, return_when="FIRST_COMPLETED")
+    except TimeoutError:
+        done = []
+    except Exception:  # cancelled futures: the scheduler is gone (their result() says so)
+        done = [f for f in batches if f.status != "pending"]
+    if not done and client.status not in ("running", "connecting"):
+        done = list(batches)
+    return list(done)
+
+
 def run_dask(
     planned: Iterable[PlannedRun],
     sweep: Sweep,
@@ -340,15 +424,25 @@ def run_dask(
     scheduler: str,
     on_start: Callable[[PlannedRun], None] | None = None,
     on_tick: Callable[[], None] | None = None,
+    notice: Callable[[str], None] | None = None,
 ) -> None:
-    """Send each run to a Dask worker (a fresh helper process there forks it); store results."""
-    from distributed import Client, as_completed
+    """Send the runs to Dask workers in batches (one task runs several, each forked by a
+    helper process on the worker: ``remote.run_batch_on_worker``); store results.
+
+    Batches keep a sweep of short runs from paying a scheduler round trip per run; a few of
+    them are in flight per worker at a time. A batch lost with its worker loses its runs
+    (not stored: ``--resume`` runs them). With no worker connected, ``notice`` gets one
+    line at most every ``NO_WORKER_NOTICE_S`` saying so, with the runs that remain.
+    """
+    from distributed import Client
 
     from bench import remote
 
     plugins = os.environ.get(registry.PLUGINS_ENV, "")
     queue = deque(planned)
     gate = sweep.gate(list(queue), instances)
+    sizer = _BatchSizer()
+    say = notice or (lambda line: print(line, file=sys.stderr, flush=True))
     with Client(scheduler) as client:  # timeout: Dask's distributed.comm.timeouts.connect
         if not sweep.environment.get("workers"):  # each worker measures its own machine
             try:
@@ -358,49 +452,100 @@ def run_dask(
                 workers = {"error": f"{type(err).__name__}: {err}"}
             sweep.environment["workers"] = workers
             store.merge_environment(sweep.conn, sweep.run_id, {"workers": workers})
-        futures: dict[Any, PlannedRun] = {}
-        pending = as_completed()
+        batches: dict[Any, list[PlannedRun]] = {}
+        in_flight = 0  # runs in the batches sent
+        workers_now = _WorkerCount(client)
 
         def submit_ready() -> None:
-            while queue:
-                item = _next_run(gate, queue, sweep, instances, busy=bool(futures))
-                if item is None:
+            nonlocal in_flight
+            slots = BATCHES_PER_WORKER * max(1, workers_now())
+            while (queue or gate.parked) and len(batches) < slots:
+                size = sizer.size(len(queue) + gate.parked + in_flight, slots)
+                batch: list[PlannedRun] = []
+                while (queue or gate.parked) and len(batch) < size:
+                    busy = bool(batches) or bool(batch)
+                    item = _next_run(gate, queue, sweep, instances, busy=busy)
+                    if item is None:
+                        break
+                    batch.append(item)
+                if not batch:
                     return
                 future = client.submit(
-                    remote.run_on_worker, asdict(item.task()), plugins, pure=False,
-                    key=f"bench-run-{secrets.token_hex(6)}",
+                    remote.run_batch_on_worker, [asdict(r.task()) for r in batch], plugins,
+                    pure=False, key=f"bench-runs-{secrets.token_hex(6)}",
                 )  # fmt: skip
-                futures[future] = item
-                pending.add(future)
+                batches[future] = batch
+                in_flight += len(batch)
                 if on_start:
-                    on_start(item)
+                    for item in batch:
+                        on_start(item)
 
         submit_ready()
-        for future in pending:
-            item = futures.pop(future)
-            try:
-                reply = future.result()
-            except Exception as err:  # never the run's own failure (that comes as a reply)
-                if client.status != "running":  # the scheduler is gone, and every run with it
-                    _quiet_dask()  # its client would log the reconnection it gives up on
-                    sweep.lose(item, f"{type(err).__name__}: {err}")
-                    why = f"lost the connection to the scheduler at {scheduler}"
-                    raise sweep.stopped(why, len(futures), len(queue)) from None
-                reply = remote.lost_reply(f"{type(err).__name__}: {err}")  # e.g. KilledWorker
-            record = None
-            if reply.get("lost"):  # the worker's helper died, hung or could not start the run
-                sweep.lose(item, reply["lost"])
-                sweep.stop_reason = lost.temp_disk_fault(reply["lost"], reply.get("host", ""))
-            else:
-                result = remote.measurement_from(reply)
-                loaded = instances.get((item.puzzle, item.instance))
-                started_at = reply.get("started_at") or now_iso()
-                keys = ("solver_version", "encoding_hash", "size", "instance_hash")
-                worker = {k: reply[k] for k in keys if reply.get(k)}
-                record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
-            _finished(gate, item, record)
-            if sweep.stop_reason:
-                raise sweep.stopped(sweep.stop_reason, len(futures), len(queue))
+        last_notice = None
+        while batches:
+            done = _completed(batches, client)
+            if not done:
+                submit_ready()  # workers that joined meanwhile get batches too
+                if on_tick:
+                    on_tick()
+                now = time.monotonic()
+                if workers_now() == 0 and (
+                    last_notice is None or now - last_notice >= NO_WORKER_NOTICE_S
+                ):
+                    last_notice = now
+                    left = in_flight + len(queue) + gate.parked
+                    say(f"waiting for Dask workers: none is connected to {scheduler};"
+                        f" {left} run{'s' if left != 1 else ''} remain")  # fmt: skip
+                continue
+            last_notice = None
+            for future in done:
+                batch = batches.pop(future)
+                in_flight -= len(batch)
+                try:
+                    result = future.result()
+                    replies, seconds = result["replies"], result["seconds"]
+                except Exception as err:  # never a run's own failure (that comes as a reply)
+                    if client.status != "running":  # the scheduler is gone, and every run
+                        _quiet_dask()  # its client would log the reconnection it gives up on
+                        for item in batch:
+                            sweep.lose(item, f"{type(err).__name__}: {err}")
+                        why = f"lost the connection to the scheduler at {scheduler}"
+                        raise sweep.stopped(why, in_flight, len(queue) + gate.parked) from None
+                    replies = [remote.lost_reply(f"{type(err).__name__}: {err}")] * len(batch)
+                    seconds = 0.0  # e.g. KilledWorker: each run of the batch is lost
+                measured = [r for r in replies if not r.get("lost")]
+                if measured:
+                    sizer.measured(len(measured), seconds * len(measured) / len(replies))
+                for item, reply in zip(batch, replies, strict=True):
+                    _stored_reply(sweep, gate, instances, item, reply)
+                if sweep.stop_reason:
+                    raise sweep.stopped(sweep.stop_reason, in_flight, len(queue) + gate.parked)
             submit_ready()
             if on_tick:
                 on_tick()
+
+
+def _stored_reply(
+    sweep: Sweep,
+    gate: SizeGate,
+    instances: dict[tuple[str, str], registry.LoadedInstance],
+    item: PlannedRun,
+    reply: dict[str, Any],
+) -> None:
+    """One run's reply from a worker: stored as a record, or counted lost."""
+    from bench import remote
+
+    record = None
+    if reply.get("lost"):  # the worker's helper died, hung or could not start the run
+        sweep.lose(item, reply["lost"])
+        sweep.stop_reason = sweep.stop_reason or (
+            lost.temp_disk_fault(reply["lost"], reply.get("host", "")) or ""
+        )
+    else:
+        result = remote.measurement_from(reply)
+        loaded = instances.get((item.puzzle, item.instance))
+        started_at = reply.get("started_at") or now_iso()
+        keys = ("solver_version", "encoding_hash", "size", "instance_hash")
+        worker = {k: reply[k] for k in keys if reply.get(k)}
+        record = sweep.record(item, result, started_at, loaded, reply["host"], worker)
+    _finished(gate, item, record)

@@ -6,8 +6,10 @@ started by PuLP) is orphaned and would run on until its own limit, and the run's
 temporary files (``*-pulp.mps`` of up to a hundred megabytes) would stay. So a parent
 that starts runs first starts this small process (``python -m bench.guard``, in a session
 of its own so a terminal's Ctrl-C does not reach it) and tells it, over a pipe, each run's
-process group and temporary directory as runs start and end. When the pipe closes (the
-parent exited, however it exited) the guard kills what is left and deletes the folders.
+process group and temporary directory as runs start and end (``+ PGID FOLDER``, ``- PGID``),
+and the empty folders it keeps for later runs (``s 0 FOLDER``, ``bench.measure``). When the
+pipe closes (the parent exited, however it exited) the guard kills what is left and deletes
+the folders.
 
 A guard can itself be killed. The parent keeps its own list of what it announced, and
 ``guard()`` (called as runs start and end, and on every wake-up of a waiting parent:
@@ -33,9 +35,13 @@ SETTLE_S = 2.0
 class Guard:
     """The parent's end: start the watchman once, then announce runs as they start and end."""
 
-    def __init__(self, watched: dict[int, str] | None = None) -> None:
+    def __init__(
+        self, watched: dict[int, str] | None = None, spares: set[str] | None = None
+    ) -> None:
         #: what this parent announced and has not yet taken back: pgid -> folder
         self.watched: dict[int, str] = dict(watched or {})
+        #: empty run folders kept for the next runs (``bench.measure``): deleted at the end
+        self.spares: set[str] = set(spares or ())
         self._process = subprocess.Popen(
             [sys.executable, "-m", "bench.guard"],
             stdin=subprocess.PIPE,
@@ -48,6 +54,8 @@ class Guard:
         self.fd = self._process.stdin.fileno()
         for pgid, folder in self.watched.items():  # a guard that replaces a dead one
             self._send(f"+ {pgid} {folder}")
+        for folder in self.spares:
+            self._send(f"s 0 {folder}")
 
     def alive(self) -> bool:
         return self._process.poll() is None
@@ -55,6 +63,12 @@ class Guard:
     def watch(self, pgid: int, folder: str) -> None:
         self.watched[pgid] = folder
         self._send(f"+ {pgid} {folder}")
+
+    def spare(self, folder: str) -> None:
+        """A folder kept (empty) for later runs: deleted when the parent is gone."""
+        if folder not in self.spares:
+            self.spares.add(folder)
+            self._send(f"s 0 {folder}")
 
     def forget(self, pgid: int) -> None:
         self.watched.pop(pgid, None)
@@ -84,12 +98,12 @@ def guard() -> Guard:
     global _guard, replaced
     if _guard is not None and _guard.alive():
         return _guard
-    watched = {}
+    watched, spares = {}, set()
     if _guard is not None:
-        watched = _guard.watched
+        watched, spares = _guard.watched, _guard.spares
         _guard.close()  # reaps the dead one, drops our end of its pipe
         replaced += 1
-    _guard = Guard(watched)
+    _guard = Guard(watched, spares)
     atexit.register(_guard.close)
     return _guard
 
@@ -117,31 +131,35 @@ def _alive(pgid: int) -> bool:
     return True
 
 
-def clean(watched: dict[int, str]) -> None:
-    """Kill every watched process group, wait for it to go, delete its folder."""
+def clean(watched: dict[int, str], spares: set[str] = frozenset()) -> None:
+    """Kill every watched process group, wait for it to go, delete its folder (and the
+    spare folders)."""
     for pgid in watched:
         with contextlib.suppress(OSError):
             os.killpg(pgid, signal.SIGKILL)
     deadline = time.monotonic() + SETTLE_S
     while any(_alive(p) for p in watched) and time.monotonic() < deadline:
         time.sleep(0.02)
-    for folder in watched.values():
+    for folder in [*watched.values(), *spares]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C; we wait for EOF
     watched: dict[int, str] = {}
+    spares: set[str] = set()
     for line in sys.stdin:
         sign, _, rest = line.strip().partition(" ")
         pgid_text, _, folder = rest.partition(" ")
         if not pgid_text.isdigit():
             continue
-        if sign == "+":
+        if sign == "s":
+            spares.add(folder)
+        elif sign == "+":
             watched[int(pgid_text)] = folder
         elif sign == "-":
             watched.pop(int(pgid_text), None)
-    clean(watched)
+    clean(watched, spares)
     return 0
 
 

@@ -31,15 +31,29 @@ def with_output_tail(error: str, output: Any, size: int = 1500) -> str:
     return f"{error}\n--- output of the run (last lines) ---\n{tail}" if tail else error
 
 
+_prctl: Any = None
+
+
+def prctl() -> Any:
+    """libc's ``prctl`` (None where there is none), looked up once: a forked run then calls
+    it without loading ctypes' objects anew (every page a child touches is copied for it)."""
+    global _prctl
+    if _prctl is None:
+        try:
+            import ctypes
+
+            _prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            _prctl = False
+    return _prctl or None
+
+
 def die_with_parent(parent: int) -> None:
     """Linux: the run gets SIGKILL if the sweep's parent dies (kill -9 of a sweep leaves no run)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
+    call = prctl()
+    if call is None:
         return
+    call(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent died before the request took hold
         os._exit(5)
 
@@ -47,13 +61,8 @@ def die_with_parent(parent: int) -> None:
 def become_subreaper() -> bool:
     """Linux: orphaned descendants (a CBC whose run died first) are reparented to this
     process instead of init, so the harness can kill and reap them. True if it took hold."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        return False
+    call = prctl()
+    return call is not None and call(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
 
 
 def thread_names(pid: int | str = "self") -> list[str]:
@@ -153,14 +162,25 @@ def cpu_s() -> float:
 
 
 def status_kb(pid: int | str = "self") -> dict[str, int]:
-    """The ``kB`` lines of /proc/PID/status (VmRSS, VmHWM, RssAnon, RssFile...); {} elsewhere."""
+    """The ``kB`` lines of /proc/PID/status (VmRSS, VmHWM, RssAnon, RssFile...); {} elsewhere.
+
+    Plain ``os`` calls and bytes: a forked run reads it twice, and each object type it
+    touches costs it copied pages."""
     out: dict[str, int] = {}
-    with contextlib.suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            name, _, value = line.partition(":")
-            parts = value.split()
-            if len(parts) == 2 and parts[1] == "kB" and parts[0].isdigit():
-                out[name] = int(parts[0])
+    try:
+        fd = os.open(f"/proc/{pid}/status", os.O_RDONLY)
+        try:
+            text = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
+    except OSError:
+        return out
+    for line in text.split(b"\n"):
+        if line.endswith(b" kB"):
+            name, _, value = line.partition(b":")
+            number = value[:-3].strip()
+            if number.isdigit():
+                out[name.decode()] = int(number)
     return out
 
 
@@ -184,8 +204,12 @@ class Usage:
 
     @classmethod
     def now(cls) -> Usage:
-        with contextlib.suppress(OSError):
-            Path("/proc/self/clear_refs").write_text("5")  # VmHWM := VmRSS from here on
+        with contextlib.suppress(OSError):  # VmHWM := VmRSS from here on
+            fd = os.open("/proc/self/clear_refs", os.O_WRONLY)
+            try:
+                os.write(fd, b"5")
+            finally:
+                os.close(fd)
         status = status_kb()
         return cls(cpu_s(), status.get("VmRSS", 0), status.get("RssFile", 0))
 

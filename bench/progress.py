@@ -32,7 +32,9 @@ from bench.plan import PlannedRun
 from bench.record import RunRecord
 from models.base import ERROR, INFEASIBLE, MEMOUT, SOLVED, TIMEOUT, WRONG
 
-REFRESH_S = 0.25
+#: the bar is redrawn at most this often (a forced redraw per run cost a sweep of short
+#: runs more than the runs: docs/experiments/runner-overhead.md)
+REFRESH_S = 0.1
 
 
 class SweepProgress:
@@ -72,12 +74,12 @@ class SweepProgress:
 
     def started(self, planned: PlannedRun) -> None:
         self.current = visible(f"{planned.case}: {planned.encoding} {planned.instance}")
-        self.tick(force=True)
+        self.tick()
 
     def finished(self, record: RunRecord) -> None:
         took = "" if record.wall_s is None else f" {record.wall_s:.3f} s"
         self._advance(record, record.status, f"{record.status}{took}")
-        self.tick(force=True)
+        self.tick()
 
     def skipped(self, planned: PlannedRun, reason: str) -> None:
         """A planned run that will not run (``bench.schedule``): counted done, status skipped."""
@@ -88,6 +90,10 @@ class SweepProgress:
         first = reason.strip().splitlines()[0] if reason.strip() else ""
         self._advance(planned, "lost", f"lost ({first})")
         self.tick(force=True)
+
+    def note(self, line: str) -> None:
+        """One line of news (e.g. waiting for Dask workers), above the bar on a terminal."""
+        self.console.print(line, markup=False, highlight=False, soft_wrap=True)
 
     def _advance(self, run: RunRecord | PlannedRun, status: str, outcome: str) -> None:
         """One more run done: the bar moves, or (not on a terminal) one line is printed."""
@@ -130,16 +136,22 @@ def summary_table(
     run_id: str,
     seconds: float | None = None,
     skipped: list[PlannedRun] | None = None,
+    ran: int | None = None,
+    before: int = 0,
 ) -> Table:
     """Per puzzle x configuration (``tables.with_config``, the report's labels, so option
     sweeps stay apart): run status counts, runs of the encoding not run (``skipped``: after
     a timeout on a smaller board), median time with IQR, PAR-2 (the report's, per
-    instance), median wall and overhead."""
+    instance), median wall and overhead. The title counts the ``ran`` runs this session
+    stored (default: all) and the ``before`` ones an earlier session stored."""
     frame = pd.DataFrame([r.to_row() for r in records])
     not_run = Counter((p.puzzle, p.encoding) for p in skipped or [])
-    title = f"run {run_id}: {len(records)} runs"
+    ran = len(records) if ran is None else ran
+    title = f"run {run_id}: {ran} run{'' if ran == 1 else 's'}"
     if seconds is not None:
         title += f" in {seconds:.1f} s"
+    if before:  # a resume: the table shows the whole sweep, the title this session's runs
+        title += f" (and {before} stored before)"
     table = Table(title=title)
     columns = ("puzzle", "configuration", "solved", "infeas", "timeout", "memout", "wrong",
                "error", "not run", "time s (IQR)", "PAR-2 s", "wall s", "ovh ms")  # fmt: skip

@@ -6,7 +6,7 @@ Add a field here and it appears everywhere; nothing else lists columns by hand.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from models.registry import cells_of
@@ -55,7 +55,7 @@ class RunRecord:
 
     def to_row(self) -> dict[str, Any]:
         """Flat values for storage: dicts become JSON text."""
-        row = asdict(self)
+        row = {name: getattr(self, name) for name in FIELD_NAMES}  # no deep copy: JSON below
         for name in JSON_FIELDS:
             row[name] = None if row[name] is None else json.dumps(row[name], sort_keys=True)
         return row

@@ -3,8 +3,9 @@
 A Dask worker runs tasks in a thread pool, and forking from a threaded process is not
 safe; so each worker thread keeps one single-threaded helper, ``python -m bench.remote``,
 which has imported the registry and the solver libraries once and forks every run from
-itself with ``run_isolated``, exactly like the local executor. Tasks and Measurements
-travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
+itself with ``run_isolated``, exactly like the local executor. A Dask task holds a batch
+of runs (``run_batch_on_worker``), which the helper runs one after the other. Tasks and
+Measurements travel as JSON lines over the helper's stdin and stdout. A helper that dies or hangs is
 replaced, and its run is *lost* (``bench.lost``: not stored, run again by ``--resume``),
 never recorded as the encoding's error: so is a run the helper could not start.
 """
@@ -18,6 +19,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
@@ -57,6 +59,26 @@ def run_on_worker(task: dict[str, Any], plugins: str = "") -> dict[str, Any]:
     except (OSError, ValueError) as err:
         _drop(helper)
         return lost_reply(f"the helper process on the worker failed: {err}")
+
+
+def run_batch_on_worker(tasks: list[dict[str, Any]], plugins: str = "") -> dict[str, Any]:
+    """Called by Dask on a worker: run several tasks, one after the other, each forked by
+    this thread's helper exactly as ``run_on_worker`` runs one (its own process, limits,
+    measurement). One Dask task for many short runs: no scheduler round trip per run.
+
+    Returns ``{"replies": [one reply per task, in order], "seconds": wall time of the
+    batch}``. A run the helper could not measure is a lost reply (``bench.lost``); once
+    the helper died or hung, the batch's later runs are lost too (not run: the sweep's
+    ``--resume`` runs them), so a batch never hides a fault behind a retry.
+    """
+    begun = time.perf_counter()
+    replies: list[dict[str, Any]] = []
+    for task in tasks:
+        if replies and replies[-1].get("lost") and getattr(_local, "helper", None) is None:
+            replies.append(lost_reply(f"not run: {replies[-1]['lost']} earlier in its batch"))
+            continue
+        replies.append(run_on_worker(task, plugins))
+    return {"replies": replies, "seconds": time.perf_counter() - begun}
 
 
 def _helper(plugins: str) -> subprocess.Popen:
@@ -123,6 +145,34 @@ def provenance(task_line: str, made: Any = None) -> dict[str, str]:
     return out
 
 
+class _Boards:
+    """The helper's boards, loaded (and checked) once a file rather than once a run, and
+    loaded again when the file changed (its size or modification time)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[tuple, Any] = {}
+
+    def get(self, task: Any) -> Any:
+        """The task's board, or None for a ``gen:`` board (its run makes it)."""
+        from bench.measure import prepare
+        from models import registry
+
+        if task.instance.startswith(registry.GENERATED_PREFIX):
+            return None
+        try:
+            info = os.stat(task.instance.split("#", 1)[0])
+        except OSError:
+            return prepare(task)  # says what is wrong with the file, as a run would
+        key = (task.puzzle, task.instance, info.st_size, info.st_mtime_ns)
+        if key not in self._loaded:
+            if len(self._loaded) > 256:
+                self._loaded.clear()
+            self._loaded[key] = prepare(task)
+        else:  # the board is known: only check the run's encoding and options
+            registry.get_encoding(task.puzzle, task.encoding)(task.options)
+        return self._loaded[key]
+
+
 def measurement_from(reply: dict[str, Any]) -> Measurement:
     fields = Measurement.__dataclass_fields__
     return Measurement(**{k: v for k, v in reply.items() if k in fields})
@@ -140,14 +190,17 @@ def main() -> int:
 
     procs.die_with_parent(os.getppid())  # a killed worker takes its helper (and runs) along
     host = socket.gethostname()
+    boards = _Boards()
     for line in sys.stdin:
         if not line.strip():
             continue
         started_at = _now()
         try:
             task = RunTask(**json.loads(line))
-            warm_up([task.puzzle])  # once a puzzle: every later run of it forks warm
-            result = run_isolated(task)
+            # once an encoding: every later run of it forks warm (only the encodings that
+            # run, as a local sweep: every other import would be copied at every fork)
+            warm_up(encodings=[(task.puzzle, task.encoding)])
+            result = run_isolated(task, boards.get(task))
         except Exception as err:  # this worker could not start the run (a missing file, a
             # full temporary disk): the cluster's fault, not the encoding's
             reply = {"lost": f"on {host}: {type(err).__name__}: {err}", "host": host}

@@ -12,6 +12,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -117,7 +118,14 @@ def _helpers_running_a_run() -> list[tuple[int, int]]:
         except OSError:
             continue
         if b"bench.remote" in cmdline and len(children) >= 2:  # its guard and a run
-            found.append((int(name), int(stat.rsplit(")", 1)[1].split()[1])))
+            try:  # this module's cluster's helper, not another sweep's on the machine
+                mine = b"STUB_SOLVER_VERSION=stub-on-worker" in Path(
+                    f"/proc/{name}/environ"
+                ).read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if mine:
+                found.append((int(name), int(stat.rsplit(")", 1)[1].split()[1])))
     return found
 
 
@@ -184,3 +192,56 @@ def test_plain_tcp_to_another_host_is_warned_about(tmp_path: Path) -> None:
     )
     assert result.returncode == 2  # the suite is refused; the warning came first
     assert "tls://" in result.stderr and "SSH tunnel" in result.stderr
+
+
+def test_short_runs_go_in_batches_sized_by_their_measured_time() -> None:
+    from bench.execute import BATCH_TARGET_S, MAX_BATCH, _BatchSizer
+
+    sizer = _BatchSizer()
+    assert sizer.size(remaining=1000, slots=4) == 1  # nothing measured yet: one run a task
+    sizer.measured(runs=10, seconds=0.05)  # 5 ms a run
+    assert sizer.size(remaining=100_000, slots=4) == min(MAX_BATCH, int(BATCH_TARGET_S / 0.005))
+    assert sizer.size(remaining=40, slots=4) == 10  # the end: an even share per batch slot
+    slow = _BatchSizer()
+    slow.measured(runs=2, seconds=4.0)  # 2 s a run: every run a task of its own
+    assert slow.size(remaining=1000, slots=4) == 1
+
+
+def test_no_worker_left_is_said_with_the_runs_that_remain(tmp_path: Path) -> None:
+    """Issue 58: a sweep whose cluster has no worker used to sit silent for minutes."""
+    cluster = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER.replace("n_workers=2", "n_workers=0")],
+        cwd=ROOT, env=stub_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    sweep = None
+    try:
+        address = cluster.stdout.readline().strip()
+        suite = tmp_path / "three.toml"
+        suite.write_text(
+            '[[cases]]\nname = "three"\npuzzle = "knights_tour"\nencodings = ["stub-ok"]\n'
+            'instances = ["gen:knights_tour:5x5:0:open=1"]\nrepeats = 3\n'
+        )
+        command = [sys.executable, "-m", "bench", "run", "--suite", str(suite), "--store",
+                   str(tmp_path / "bench.sqlite"), "--executor", "dask", "--scheduler", address]  # fmt: skip
+        sweep = subprocess.Popen(
+            command, cwd=ROOT, env=stub_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        timer = threading.Timer(90, sweep.kill)  # never hang the suite: EOF ends the loop
+        timer.daemon = True
+        timer.start()
+        line = sweep.stderr.readline()  # blocks until the sweep says something on stderr
+        while line and "waiting for Dask workers" not in line:
+            line = sweep.stderr.readline()
+        assert f"none is connected to {address}; 3 runs remain" in line, line
+    finally:
+        if sweep is not None:
+            sweep.kill()
+            sweep.communicate()
+        cluster.stdin.close()
+        try:
+            cluster.wait(20)
+        except subprocess.TimeoutExpired:
+            cluster.kill()
+            cluster.wait(5)

@@ -114,3 +114,27 @@ def _own_rss_mb() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+@pytest.mark.usefixtures("stubs")
+def test_a_run_folder_is_reused_only_when_the_run_left_it_empty() -> None:
+    """Issue 57: a folder and an output file per run cost the parent milliseconds of wall
+    time; an ended run hands them on only when it left nothing behind."""
+    from bench import guard, measure
+
+    first = start_run(_task("stub-ok", time_limit_s=10))
+    folder = first.folder
+    while not first.done:
+        wait_any([first])
+    assert first.finish().status == SOLVED
+    assert os.path.isdir(folder) and not os.listdir(folder)  # kept, empty, for the next run
+    assert folder in guard.guard().spares  # the guard deletes it if this process dies
+    second = start_run(_task("stub-ok", time_limit_s=10))
+    assert second.folder == folder
+    (Path(folder) / "left-behind.mps").write_text("x")  # as a solver's file would be
+    while not second.done:
+        wait_any([second])
+    assert second.finish().status == SOLVED
+    assert not os.path.exists(folder)  # not empty: deleted, never handed on
+    assert all(f != folder for f, _ in measure._spares)
+    assert all(output.seek(0, os.SEEK_END) == 0 for _, output in measure._spares)

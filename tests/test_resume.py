@@ -59,6 +59,9 @@ def test_resume_refuses_an_edited_instance_file_naming_it(tmp_path: Path) -> Non
     board.write_text(BOARD + "\n\n")  # the same board, written again: resumes
     resumed = bench("run", "--resume", run_id, "--store", str(path), cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
+    # issue 58: the summary counts the runs this resume ran, and says what was stored before
+    assert f"run {run_id}: 1 run in " in resumed.stdout, resumed.stdout
+    assert "(and 1 stored before)" in resumed.stdout, resumed.stdout
     runs = store.load(path)
     assert sorted(runs["encoding"]) == ["alldiff-cpsat", "dlx"]
     assert runs["instance_hash"].nunique() == 1

@@ -175,3 +175,25 @@ def test_the_report_counts_runs_not_run_as_timeouts(swept, tmp_path: Path) -> No
     made = main_cli("report", run_id, "--store", str(path), "--out", str(out))
     assert made.returncode == 0, made.stderr
     assert "2 planned runs were not run" in (out / "report.md").read_text()
+
+
+def test_waiting_runs_are_parked_and_come_back_first_when_their_smaller_board_ends() -> None:
+    """A plan with its large boards first: each waiting run is looked at once, not again at
+    every run taken (a 100,000-run sweep scanned its waiting runs per run)."""
+
+    def run(instance: str, seed: int) -> PlannedRun:
+        return PlannedRun(case="c", puzzle="knights_tour", instance=instance, encoding="e",
+                          seed=seed)  # fmt: skip
+
+    bigs, smalls = [run("b", s) for s in range(3)], [run("a", s) for s in range(3)]
+    gate = SizeGate([*bigs, *smalls], {("knights_tour", "a"): "4x4", ("knights_tour", "b"): "6x6"})
+    queue = deque([*bigs, *smalls])
+    assert gate.take(queue) == (smalls[0], [])
+    assert gate.parked == 3 and list(queue) == smalls[1:]
+    gate.finished(smalls[0], "solved")  # seed 0's big board need not wait any more
+    assert gate.parked == 2 and list(queue) == [bigs[0], *smalls[1:]]
+    assert gate.take(queue) == (bigs[0], [])
+    assert gate.take(queue) == (smalls[1], [])
+    gate.finished(smalls[1], "timeout")  # seed 1 hit its limit: its big board is skipped
+    chosen, skipped = gate.take(queue)
+    assert chosen == smalls[2] and [r for r, _ in skipped] == [bigs[1]] and gate.parked == 1

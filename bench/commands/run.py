@@ -279,8 +279,9 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
             if args.executor == "dask":
                 with execute.dask_scheduler(args.scheduler, args.jobs) as address:
                     execute.run_dask(
-                        todo, sweep, instances, address, progress.started, progress.tick
-                    )
+                        todo, sweep, instances, address, progress.started, progress.tick,
+                        notice=progress.note,
+                    )  # fmt: skip
             else:
                 execute.run_local(
                     todo, sweep, instances, args.jobs, progress.started, progress.tick, args.pin
@@ -289,9 +290,12 @@ def _run(conn, console, args, run_id, suite_name, plan, instances, env) -> tuple
         signal.signal(signal.SIGTERM, previous)
     if not sweep.lost:  # a sweep that lost runs stays unfinished, for --resume
         store.finish_sweep(conn, run_id, execute.now_iso())
-    records = sweep.records
     seconds = time.perf_counter() - started
-    console.print(summary_table(records, run_id, seconds, [p for p, _ in sweep.skipped]))
+    records = sweep.records()
+    skipped = [p for p, _ in sweep.skipped]
+    console.print(
+        summary_table(records, run_id, seconds, skipped, ran=sweep.ran, before=sweep.stored_before)
+    )
     if sweep.refuted:
         console.print(f"{sweep.refuted} infeasible claim(s) refuted by a verified solution: wrong")
     if sweep.skipped:
