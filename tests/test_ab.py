@@ -38,10 +38,12 @@ from tests.conftest import commit_all, git, project_repository
 #: an A/B sweeps each side five times (about 25 s), up to 15 when a time verdict is unsure
 pytestmark = [pytest.mark.timeout(1200), pytest.mark.serial]  # serial: time verdicts
 BENCH = str(Path(sys.executable).with_name("bench"))
+#: a time limit no run comes near, even at a tenth of a core: a loaded machine must not turn
+#: the planted slow build into a timeout (a 30x build did in the gate tests, at load 8)
 SUITE = """
 [suite]
 repeats = 5
-time_limit_s = 20
+time_limit_s = 120
 seeds = [0]
 threads = [1]
 jobs = 1
@@ -212,8 +214,8 @@ def test_the_gate_runs_ab_against_the_merge_base_of_a_pull_request(repo, tmp_pat
     assert re.match(r"\*\*\d+ regressions?\*\*", lines[4]), verdicts
     assert f"compared: base {neutral[:10]}, measured beside it" in verdicts, verdicts
     assert "merge base of target" in verdicts and "same machine" in verdicts
-    first_row = next(line for line in verdicts.splitlines() if line.startswith("| **"))
-    assert "bool-cpsat" in first_row and "build" in first_row
+    flagged = [row for row in verdicts.splitlines() if row.startswith("| **")]  # regressions
+    assert any("bool-cpsat" in row and "build" in row for row in flagged), verdicts
 
 
 def test_find_names_the_commit_that_made_the_build_ten_times_slower(repo) -> None:
