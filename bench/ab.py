@@ -36,6 +36,10 @@ from models.errors import SideError, UsageError
 
 #: what a child ``bench run`` prints last; its run id
 _RUN_ID = re.compile(r"^run id: (\S+)", re.MULTILINE)
+#: a requirement's project name (PEP 508), and a pinned line of a uv/pip-compile lock file
+_REQUIREMENT_NAME = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+_PIN = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)(?:\[[^\]]*\])?==([^\s;\\]+)", re.MULTILINE)
+LOCK_FILE = "requirements/ci.lock"
 
 
 @dataclass
@@ -100,6 +104,88 @@ def worktree(repo: Path, commit: str, parent: Path) -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
         with contextlib.suppress(UsageError):
             git(repo, "worktree", "prune")
+
+
+def _name(project: str) -> str:
+    """A project name as PEP 503 compares them (``Python_SAT`` and ``python-sat`` are one)."""
+    return re.sub(r"[-_.]+", "-", project).lower()
+
+
+def declared(text: str | None) -> dict[str, str]:
+    """``[project].dependencies`` of a pyproject.toml's text: name -> the requirements as
+    written (markers included), several joined by `` and ``; {} without the file."""
+    if text is None:
+        return {}
+    try:
+        listed = tomllib.loads(text).get("project", {}).get("dependencies", [])
+    except tomllib.TOMLDecodeError:
+        return {}
+    found: dict[str, list[str]] = {}
+    for requirement in listed:
+        match = _REQUIREMENT_NAME.match(str(requirement))
+        if match:
+            found.setdefault(_name(match[1]), []).append(" ".join(str(requirement).split()))
+    return {name: " and ".join(sorted(reqs)) for name, reqs in found.items()}
+
+
+def pinned(text: str | None) -> dict[str, str]:
+    """The ``name==version`` pins of a lock file's text; {} without the file."""
+    return {_name(m[1]): m[2] for m in _PIN.finditer(text or "")}
+
+
+def _file_at(repo: Path, commit: str | None, path: str) -> str | None:
+    """A file's text at a commit, or in the working tree when ``commit`` is None; None
+    when it is not there."""
+    if commit is None:
+        try:
+            return (repo / path).read_text(encoding="utf-8")
+        except OSError:
+            return None
+    try:
+        return git(repo, "show", f"{commit}:{path}")
+    except UsageError:
+        return None
+
+
+def dependency_note(repo: Path, base: str, head: str | None) -> str:
+    """One line when the two sides declare other dependencies (pyproject.toml's
+    ``[project].dependencies``, or the pins of requirements/ci.lock); "" when they agree.
+    Both sides run on this interpreter's installed packages, so an A/B across such a change
+    judges the code under one set of dependencies, not the upgrade: the user must be told."""
+    sides = (base, head)
+    wanted = [declared(_file_at(repo, c, "pyproject.toml")) for c in sides]
+    pins = [pinned(_file_at(repo, c, LOCK_FILE)) for c in sides]
+    differ: list[str] = []
+    names: list[str] = []
+    for name in sorted(set(wanted[0]) | set(wanted[1])):
+        a, b = (w.get(name, f"{name} (not declared)") for w in wanted)
+        if a != b:
+            differ.append(f"{a} -> {b}")
+            names.append(name)
+    for name in sorted(set(pins[0]) | set(pins[1])):
+        a, b = (p.get(name, "(not pinned)") for p in pins)
+        if a != b:
+            differ.append(f"{name} {a} -> {b} in {LOCK_FILE}")
+            names += [] if name in names else [name]
+    if not differ:
+        return ""
+    shown = "; ".join(differ[:6]) + (f"; {len(differ) - 6} more" if len(differ) > 6 else "")
+    installed = ", ".join(f"{name} {_installed(name)}" for name in names[:6])
+    return (
+        f"the sides declare other dependencies ({shown}): both ran on the installed versions "
+        f"({installed}), so the verdict is about the code under one set of dependencies, "
+        "not about the dependency change"
+    )
+
+
+def _installed(name: str) -> str:
+    """The version of a project installed here, or "not installed"."""
+    from importlib import metadata
+
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "not installed"
 
 
 def side_env(tree: Path) -> dict[str, str]:
@@ -235,6 +321,10 @@ def measure(
     base_commit = resolve(plan.repo, plan.base)
     head_commit = resolve(plan.repo, plan.head or "HEAD")
     notes: list[str] = []
+    dependencies = dependency_note(plan.repo, base_commit, plan.head and head_commit)
+    if dependencies:
+        notes.append(dependencies)
+        say(f"ab: {dependencies}")
     with contextlib.ExitStack() as stack:
         scratch = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="bench-ab-")))
         base_tree = stack.enter_context(worktree(plan.repo, base_commit, scratch))

@@ -4,7 +4,8 @@
 #     apt-get install -y slurm-wlm munge
 # Usage:
 #     scripts/slurm-single-node.sh start    # munged, slurmctld and slurmd; waits for the node
-#     scripts/slurm-single-node.sh stop     # stops what start started
+#     scripts/slurm-single-node.sh stop     # stops what start started (munged too, when start
+#                                           # started it; one running before is left alone)
 #     eval "$(scripts/slurm-single-node.sh env)"   # SLURM_CONF for sbatch, squeue, dask-jobqueue
 # The configuration and state live in $SLURM_HOME (default /tmp/puzzle-bench-slurm), never in
 # /etc/slurm: one node (this host, all its cores), one partition "debug", no accounting, no
@@ -52,7 +53,14 @@ start() {
     write_conf
     chown munge:munge /run/munge
     if ! pgrep -x munged >/dev/null; then
-        runuser -u munge -- /usr/sbin/munged
+        runuser -u munge -- /usr/sbin/munged --pid-file=/run/munge/munged.pid
+        # stop ends munged only when start started it: remember its pid where stop looks
+        tries=0
+        until [ -s /run/munge/munged.pid ] || [ "$tries" -gt 20 ]; do
+            tries=$((tries + 1))
+            sleep 0.25
+        done
+        cp /run/munge/munged.pid "$SLURM_HOME/munged.pid"
     fi
     pgrep -f "slurmctld -f $CONF" >/dev/null || slurmctld -f "$CONF"
     pgrep -f "slurmd -f $CONF" >/dev/null || slurmd -f "$CONF"
@@ -69,9 +77,26 @@ start() {
     echo "slurm-single-node: up (SLURM_CONF=$CONF)"
 }
 
+# end_pid FILE NAME: SIGTERM to the pid in FILE when that process is still NAME, then wait
+# (at most 20 s) until it is gone, so that a start right after finds nothing half-stopped
+end_pid() {
+    [ -f "$1" ] || return 0
+    pid=$(cat "$1")
+    if [ -n "$pid" ] && [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ]; then
+        kill "$pid" 2>/dev/null || true
+        tries=0
+        while [ -d "/proc/$pid" ] && [ "$tries" -lt 40 ]; do
+            tries=$((tries + 1))
+            sleep 0.5
+        done
+    fi
+    rm -f "$1"
+}
+
 stop() {
-    [ -f "$SLURM_HOME/slurmd.pid" ] && kill "$(cat "$SLURM_HOME/slurmd.pid")" 2>/dev/null || true
-    [ -f "$SLURM_HOME/slurmctld.pid" ] && kill "$(cat "$SLURM_HOME/slurmctld.pid")" 2>/dev/null || true
+    end_pid "$SLURM_HOME/slurmd.pid" slurmd
+    end_pid "$SLURM_HOME/slurmctld.pid" slurmctld
+    end_pid "$SLURM_HOME/munged.pid" munged  # only there when start started munged
     echo "slurm-single-node: stopped"
 }
 

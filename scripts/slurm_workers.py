@@ -37,8 +37,13 @@ def main() -> int:
     parser.add_argument("--wait", type=float, default=600, help="seconds to wait for workers")
     args = parser.parse_args()
 
-    from dask_jobqueue import SLURMCluster
-    from distributed import Client
+    try:
+        from dask_jobqueue import SLURMCluster
+        from distributed import Client
+    except ModuleNotFoundError as err:  # the slurm extra is not installed: say what to install
+        print(f"error: {err.name} is not installed: pip install -e '.[slurm]' (dask-jobqueue "
+              "and dask[distributed], the slurm extra)", file=sys.stderr)  # fmt: skip
+        return 2
 
     cluster = SLURMCluster(
         queue=args.queue,

@@ -8,6 +8,11 @@ sweeps the ``quick`` suite through them and locally, and ``bench compare`` must 
 the same (statuses and repeatable counters). About 2.5 minutes on 2 busy cores:
 
     PUZZLE_BENCH_SLURM=1 pytest -q -s tests/test_slurm.py
+
+Two quick checks run always: the recipe as the README writes it installs the ``slurm`` extra
+before it starts the workers, and without it ``slurm_workers.py`` says what to install in one
+line (exit 2). The opt-in test also checks that ``slurm-single-node.sh stop`` ends what
+``start`` started, ``munged`` included.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import pytest
 from bench.store import load as load_runs
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.skipif(
+opt_in = pytest.mark.skipif(
     os.environ.get("PUZZLE_BENCH_SLURM") != "1",
     reason="opt-in (about 2.5 min, needs root and slurm-wlm): PUZZLE_BENCH_SLURM=1",
 )
@@ -54,13 +59,55 @@ def slurm() -> Iterator[dict[str, str]]:
     pytest.importorskip("dask_jobqueue")
     env = {**os.environ, "SLURM_HOME": SLURM_HOME, "SLURM_CONF": f"{SLURM_HOME}/slurm.conf"}
     was_up = subprocess.run(["pgrep", "-f", "slurmctld -f"], capture_output=True).returncode == 0
+    munged_was_up = _running("munged")
     started = subprocess.run(["sh", str(SCRIPT), "start"], env=env, capture_output=True, text=True)
     assert started.returncode == 0, started.stdout + started.stderr
     yield env
     if not was_up:
         subprocess.run(["sh", str(SCRIPT), "stop"], env=env, capture_output=True)
+        # stop ends what start started, munged included (it used to be left running)
+        assert _running("munged") == munged_was_up
+        assert not _running("slurmctld") and not _running("slurmd")
 
 
+def _running(name: str) -> bool:
+    """Whether a process of that exact name is alive (zombies left aside)."""
+    found = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout.split()
+    return any(
+        Path(f"/proc/{pid}/stat").exists()
+        and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+        for pid in found
+    )
+
+
+def test_without_the_slurm_extra_the_recipe_says_what_to_install() -> None:
+    """slurm_workers.py where dask-jobqueue is not importable (``-S``: no site-packages):
+    one line naming the extra, exit 2, no traceback (it was ModuleNotFoundError's)."""
+    done = subprocess.run(
+        [sys.executable, "-S", str(ROOT / "scripts" / "slurm_workers.py"), "--queue", "debug",
+         "--cores", "2", "--memory", "4GB"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines() == [
+        "error: dask_jobqueue is not installed: pip install -e '.[slurm]' "
+        "(dask-jobqueue and dask[distributed], the slurm extra)"
+    ]
+
+
+def test_the_single_node_recipe_installs_the_slurm_extra() -> None:
+    """The README's single-node recipe, as written, installs what slurm_workers.py imports
+    before it runs it, and stops what it started."""
+    readme = (ROOT / "README.md").read_text()
+    recipe = readme.split("The same on one machine, with a real single-node SLURM", 1)[1]
+    block = recipe.split("```sh\n", 1)[1].split("```", 1)[0].splitlines()
+    install = next(i for i, line in enumerate(block) if "pip install -e '.[slurm]'" in line)
+    workers = next(i for i, line in enumerate(block) if "scripts/slurm_workers.py" in line)
+    assert install < workers, block
+    assert block[-1].startswith("scripts/slurm-single-node.sh stop"), block
+
+
+@opt_in
 def test_a_sweep_through_slurm_workers_equals_a_local_sweep(
     slurm: dict[str, str], tmp_path: Path
 ) -> None:

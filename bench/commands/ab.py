@@ -85,12 +85,9 @@ def main(args: argparse.Namespace) -> int:
         repo=repo_root(), base=args.base, head=args.head, suite=args.suite, rounds=args.rounds,
         extra=["--encoding", args.encoding] if args.encoding else [],
     )  # fmt: skip
-    base, head, verdicts, context = run_and_judge(plan, args)
+    base, head, verdicts, context, decision = run_and_judge(plan, args)
     context.notes[:0] = args.note
     counts = verdicts.counts()
-    decision = gate(
-        GateSide(base.label, side_runs(base)[0]), GateSide(head.label, side_runs(head)[0]), verdicts
-    )
     verdicts = verdicts.table
     shown = verdicts if args.all else verdicts[verdicts["verdict"] != "same"]
     title = f"bench ab: {_short(base)} -> {_short(head)} ({args.suite})"
@@ -115,7 +112,9 @@ def main(args: argparse.Namespace) -> int:
 def run_and_judge(plan: Plan, args: argparse.Namespace):
     """Measure both sides (in --dir or a temporary folder) and compare them; while a time
     verdict is unsure (``compare.unsure``), measure as many rounds again, up to
-    --max-rounds, and say so in the notes."""
+    --max-rounds, and say so in the notes. Everything that reads the sides' stores (the
+    verdicts and the gate's decision) is done here, before a temporary folder is removed:
+    reading them afterwards found no store ("unknown run id") whenever --dir was left out."""
     say = (lambda _: None) if args.quiet else (lambda line: print(line, file=sys.stderr))
     added: list[str] = []
     batches: list[int] = []  # the first batch: the rounds asked for, or the suite's repeats
@@ -144,11 +143,16 @@ def run_and_judge(plan: Plan, args: argparse.Namespace):
                 raise UsageError(str(err)) from None
             raise HarnessError(str(err)) from None
         verdicts, context = judge(base, head, args.threshold, args.time_threshold, notes)
+        decision = gate(
+            GateSide(base.label, side_runs(base)[0]),
+            GateSide(head.label, side_runs(head)[0]),
+            verdicts,
+        )
     left = unsure(verdicts.table, args.time_threshold)
     if not left.empty:
         added.append(f"still unsure after {len(base.run_ids)} rounds: {doubts(left)}")
     context.notes += added
-    return base, head, verdicts, context
+    return base, head, verdicts, context, decision
 
 
 def doubts(rows) -> str:

@@ -55,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
         plan = Plan(repo=repo, base=good, head=commit, suite=args.suite, rounds=args.rounds,
                     case=args.case if by_name else None,
                     extra=["--encoding", args.encoding] if args.encoding else [])  # fmt: skip
-        base, _, verdicts, _ = run_and_judge(plan, args)
+        base, _, verdicts, _, _ = run_and_judge(plan, args)
         table = verdicts.table
         if not by_name:
             labels = table["puzzle"] + "/" + table["config"] + "/" + table["instance"]
