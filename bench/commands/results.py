@@ -74,23 +74,12 @@ def main(args: argparse.Namespace) -> int:
     frame = store.load(args.store, [run_id])
     envs = store.environments(args.store, [run_id])
     if args.format == "table":
-        chunks = table_chunks(frame, run_id, wide=args.wide or bool(args.out))
-        if not args.out:
-            sys.stdout.writelines(chunks)
-            return 0
-        write_output(args.out, lambda tmp: _write_chunks(tmp, chunks))
-        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
-        return 0
-    elif args.format == "csv":
+        wide = args.wide or bool(args.out)
+        return _emit(table_chunks(frame, run_id, wide=wide), args.out, len(frame))
+    if args.format == "json":
+        return _emit(results_json_text(frame, envs, args.counters), args.out, len(frame))
+    if args.format == "csv":
         text = flat(frame, args.counters).to_csv(index=False)
-    elif args.format == "json":
-        chunks = results_json_text(frame, envs, args.counters)
-        if not args.out:
-            sys.stdout.writelines(chunks)
-            return 0
-        write_output(args.out, lambda tmp: _write_chunks(tmp, chunks))
-        print(f"wrote {len(frame)} runs to {args.out}", file=sys.stderr)
-        return 0
     elif args.format in ("latex", "markdown"):
         text = paper_table(frame, run_id, args.format, args.table)
     elif args.format == "pytest-benchmark":
@@ -171,9 +160,19 @@ def results_json_text(
 JSON_CHUNK_ROWS = 20_000
 
 
-def _write_chunks(path: Path, chunks: Iterable[str]) -> None:
-    with open(path, "w") as out:
-        out.writelines(chunks)
+def _emit(chunks: Iterable[str], out: str | None, runs: int) -> int:
+    """Text made a chunk at a time, to stdout or (atomically) to ``out``."""
+    if not out:
+        sys.stdout.writelines(chunks)
+        return 0
+
+    def write(path: Path) -> None:
+        with open(path, "w") as file:
+            file.writelines(chunks)
+
+    write_output(out, write)
+    print(f"wrote {runs} runs to {out}", file=sys.stderr)
+    return 0
 
 
 #: beyond this many runs the table is plain aligned columns: rich measures every cell of
