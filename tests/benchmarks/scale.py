@@ -227,12 +227,17 @@ def table(paths: list[Path]) -> str:
     sizes = [d["runs"] for d in docs]
     head = "| command | " + " | ".join(f"{n:,} runs: s / MB" for n in sizes) + " | growth |"
     lines = [head, "|---|" + "---|" * len(sizes) + "---|"]
-    names = [r["command"] for r in docs[-1]["rows"]]
+    names = list(dict.fromkeys(r["command"] for d in docs for r in d["rows"]))
     for name in names:
         cells, points = [], []
         for doc in docs:
             row = next((r for r in doc["rows"] if r["command"] == name), None)
-            cells.append("-" if row is None else f"{row['wall_s']:.1f} / {row['peak_mb']:.0f}")
+            if row is None:
+                cells.append("not run")
+            elif row["exit"] == -9:
+                cells.append(f"stopped at {row['wall_s']:.0f} s")
+            else:
+                cells.append(f"{row['wall_s']:.1f} / {row['peak_mb']:.0f}")
             if row is not None and row["exit"] == 0:
                 points.append((math.log(doc["runs"]), math.log(row["wall_s"])))
         lines.append(f"| `{name}` | " + " | ".join(cells) + f" | {_slope(points)} |")
@@ -242,7 +247,7 @@ def table(paths: list[Path]) -> str:
 
 
 def _slope(points: list[tuple[float, float]]) -> str:
-    """Least-squares exponent of time against runs over the two largest sizes measured."""
+    """The exponent of time against runs between the two largest sizes measured."""
     if len(points) < 2:
         return "-"
     (x0, y0), (x1, y1) = points[-2], points[-1]
