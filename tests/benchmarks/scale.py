@@ -240,7 +240,9 @@ def table(paths: list[Path]) -> str:
                 cells.append(f"{row['wall_s']:.1f} / {row['peak_mb']:.0f}")
             if row is not None and row["exit"] == 0:
                 points.append((math.log(doc["runs"]), math.log(row["wall_s"])))
-        lines.append(f"| `{name}` | " + " | ".join(cells) + f" | {_slope(points)} |")
+        largest = next((r for r in docs[-1]["rows"] if r["command"] == name), None)
+        growth = _slope(points) if largest is not None and largest["exit"] == 0 else "-"
+        lines.append(f"| `{name}` | " + " | ".join(cells) + f" | {growth} |")
     per_run = " | ".join(f"{d['bytes_per_run']:.0f}" for d in docs)
     lines.append(f"| store bytes per run | {per_run} | |")
     return "\n".join(lines) + "\n"
