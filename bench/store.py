@@ -321,15 +321,14 @@ def read_columns(
     layout, migrated in memory by ``connect``, is read through Python's sqlite3 instead.
     """
     fields_ = tuple(fields_)
-    sql, params = _select_sql(fields_, run_ids)
     with connect(store_path, readonly=True) as conn:
         names = {
             i: json.loads(n) for i, n in conn.execute("SELECT names_id, names FROM counter_names")
         }
         in_file = conn.execute("PRAGMA database_list").fetchone()[2] != ""
-        frame = _read_arrow(store_path, sql, params) if in_file else None
+        frame = _read_arrow(store_path, fields_, run_ids) if in_file else None
         if frame is None:
-            cursor = conn.execute(sql, params)
+            cursor = conn.execute(*_select_sql(fields_, run_ids))
             frame = pd.DataFrame(cursor.fetchall(), columns=[d[0] for d in cursor.description])
         if "solution" in fields_:
             frame["solution"] = _solutions(conn, frame["solution"])
@@ -338,7 +337,11 @@ def read_columns(
     return frame[list(fields_)]
 
 
-def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[str, list]:
+def _select_sql(
+    fields_: tuple[str, ...], run_ids: list[str] | None, row_range: bool = False
+) -> tuple[str, list]:
+    """The query of these fields, in the order stored; ``row_range`` adds the condition
+    ``row_id BETWEEN ? AND ?`` (its two values are the caller's, after ``params``)."""
     source = {
         **{n: f'k."{n}"' for n in KEY_DIMENSION},
         **{n: f'd."{n}"' for n in DETAIL_DIMENSION},
@@ -351,10 +354,14 @@ def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[st
     sql = f"SELECT {', '.join(select)} FROM run_rows r JOIN run_keys k ON k.key_id = r.key_id"
     if set(fields_) & set(DETAIL_DIMENSION):
         sql += " JOIN run_details d ON d.detail_id = r.detail_id"
-    params: list = []
+    conditions, params = [], []
     if run_ids is not None:
-        sql += f" WHERE k.run_id IN ({', '.join('?' for _ in run_ids)})"
+        conditions.append(f"k.run_id IN ({', '.join('?' for _ in run_ids)})")
         params = list(run_ids)
+    if row_range:
+        conditions.append("r.row_id BETWEEN ? AND ?")
+    if conditions:
+        sql += " WHERE " + " AND ".join(conditions)
     return sql + " ORDER BY r.row_id", params
 
 
@@ -364,7 +371,9 @@ def _select_sql(fields_: tuple[str, ...], run_ids: list[str] | None) -> tuple[st
 ARROW_CHUNK_ROWS = 131_072
 
 
-def _read_arrow(store_path: str | Path, sql: str, params: list) -> pd.DataFrame | None:
+def _read_arrow(
+    store_path: str | Path, fields_: tuple[str, ...], run_ids: list[str] | None
+) -> pd.DataFrame | None:
     """The query through ADBC into Arrow, a chunk of row ids at a time, then pandas; None
     where the driver cannot open the file (read-only media): the caller uses sqlite3."""
     try:
@@ -374,14 +383,14 @@ def _read_arrow(store_path: str | Path, sql: str, params: list) -> pd.DataFrame 
     # off the main thread: there the driver would swap the SIGINT handler and start a thread
     # of its own for good, and a sweep forks its runs from this process
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_read_arrow_here, adbc, store_path, sql, params).result()
+        return pool.submit(_read_arrow_here, adbc, store_path, fields_, run_ids).result()
 
 
-def _read_arrow_here(adbc: Any, store_path: str | Path, sql: str, params: list) -> Any:
+def _read_arrow_here(
+    adbc: Any, store_path: str | Path, fields_: tuple[str, ...], run_ids: list[str] | None
+) -> Any:
     uri = Path(store_path).resolve().as_uri() + "?mode=ro"
-    chunked = sql.replace(" ORDER BY r.row_id", "")
-    chunked += (" AND" if " WHERE " in chunked else " WHERE") + " r.row_id BETWEEN ? AND ?"
-    chunked += " ORDER BY r.row_id"
+    chunked, params = _select_sql(fields_, run_ids, row_range=True)
     tables = []
     try:
         with adbc.connect(uri) as conn, conn.cursor() as cursor:
@@ -395,8 +404,8 @@ def _read_arrow_here(adbc: Any, store_path: str | Path, sql: str, params: list) 
                 table = cursor.fetch_arrow_table()
                 if table.num_rows:
                     tables.append(table)
-            if not tables:
-                cursor.execute(sql.replace(" ORDER BY", " LIMIT 0 --"), params)
+            if not tables:  # no run: an empty range still gives the columns
+                cursor.execute(chunked, [*params, 1, 0])
                 tables.append(cursor.fetch_arrow_table())
     except Exception:  # any failure of the fast path: read through sqlite3
         return None

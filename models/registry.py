@@ -271,22 +271,22 @@ def load_entry(puzzle: str, spec: str, text: str, first_line: int = 1) -> Loaded
 
 def max_cells(puzzle: str) -> int:
     """The size cap of a puzzle, in cells: ``$PUZZLE_BENCH_MAX_CELLS`` or the puzzle's own."""
-    text = os.environ.get(MAX_CELLS_ENV, "").strip()
-    if text:
-        if not text.isdigit() or int(text) < 1:
-            raise UsageError(f"{MAX_CELLS_ENV}={text!r} must be a positive whole number")
-        return int(text)
-    return get_puzzle(puzzle).max_cells
+    return _cap_from_env(MAX_CELLS_ENV) or get_puzzle(puzzle).max_cells
 
 
 def max_file_bytes(puzzle: str) -> int:
     """The file size cap of a puzzle, in bytes: ``$PUZZLE_BENCH_MAX_FILE_BYTES`` or its own."""
-    text = os.environ.get(MAX_FILE_BYTES_ENV, "").strip()
-    if text:
-        if not text.isdigit() or int(text) < 1:
-            raise UsageError(f"{MAX_FILE_BYTES_ENV}={text!r} must be a positive whole number")
-        return int(text)
-    return get_puzzle(puzzle).max_file_bytes
+    return _cap_from_env(MAX_FILE_BYTES_ENV) or get_puzzle(puzzle).max_file_bytes
+
+
+def _cap_from_env(name: str) -> int | None:
+    """A cap set in the environment (a positive whole number), or None when it is not set."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1:
+        raise UsageError(f"{name}={text!r} must be a positive whole number")
+    return int(text)
 
 
 def rows_cols(size: object) -> tuple[int, int] | None:

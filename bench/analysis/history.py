@@ -101,19 +101,16 @@ def _main_counters(data: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
         return pd.DataFrame(columns=["counter", "counter_value"])
     order = {s: effort_counters(str(s)) for s in solver.unique()}
     wanted = sorted({n for names in order.values() for n in names})
-    long = pd.DataFrame(
-        {
-            name: [c.get(name) if isinstance(c, dict) else None for c in data["counters"]]
-            for name in wanted
-        },
-        index=data.index,
-        dtype=object,
-    )
     medians = {}
-    for name in wanted:
-        values = pd.to_numeric(long[name], errors="coerce")
-        present = long[name].notna()
-        medians[name] = values[present].groupby([data.loc[present, k] for k in keys]).median()
+    for name in wanted:  # one counter's column at a time, not every counter's at once
+        values = pd.Series(
+            [c.get(name) if isinstance(c, dict) else None for c in data["counters"]],
+            index=data.index,
+            dtype=object,
+        )
+        present = values.notna()
+        numbers = pd.to_numeric(values[present], errors="coerce")
+        medians[name] = numbers.groupby([data.loc[present, k] for k in keys]).median()
     rows = {}
     for key, name_of in solver.items():
         rows[key] = ("", float("nan"))
